@@ -1,0 +1,2 @@
+#include "CShopYShim.h"
+int cshopy_placeholder(void) { return 0; }

@@ -1,0 +1,104 @@
+/// A product as shopy uses it: title cleaned, prices as integers or nil when unknown, empty
+/// strings gone, categories without empties.
+public struct Product: Equatable, Sendable {
+    public var productId: String
+    public var title: String
+    public var price: Int?
+    public var highPrice: Int?
+    public var mall: String?
+    public var brand: String?
+    public var maker: String?
+    public var categories: [String]
+    public var productType: Int?
+    public var link: String?
+    public var image: String?
+
+    public init(productId: String, title: String, price: Int? = nil, highPrice: Int? = nil, mall: String? = nil,
+                brand: String? = nil, maker: String? = nil, categories: [String] = [], productType: Int? = nil,
+                link: String? = nil, image: String? = nil) {
+        self.productId = productId
+        self.title = title
+        self.price = price
+        self.highPrice = highPrice
+        self.mall = mall
+        self.brand = brand
+        self.maker = maker
+        self.categories = categories
+        self.productType = productType
+        self.link = link
+        self.image = image
+    }
+}
+
+/// Where a listing came from.
+public enum SourceKind: String, Sendable, CaseIterable {
+    case naver, catalog
+}
+
+/// One page of search results, ranked.
+public struct SearchPage: Equatable, Sendable {
+    public var query: String
+    public var sort: SortOrder
+    public var source: SourceKind
+    public var total: Int
+    public var start: Int
+    public var display: Int
+    public var items: [Product]
+
+    public init(query: String, sort: SortOrder, source: SourceKind, total: Int, start: Int, display: Int, items: [Product]) {
+        self.query = query
+        self.sort = sort
+        self.source = source
+        self.total = total
+        self.start = start
+        self.display = display
+        self.items = items
+    }
+
+    /// The absolute rank of `items[index]`.
+    public func rank(of index: Int) -> Int { start + index }
+}
+
+/// The one place where wire items become products.
+public enum ProductMapper {
+    public static func product(from item: WireItem) -> Product {
+        Product(
+            productId: item.productId.trimmingASCIIWhitespace(),
+            title: TitleCleaner.clean(item.title),
+            price: price(item.lprice),
+            highPrice: price(item.hprice),
+            mall: text(item.mallName),
+            brand: text(item.brand),
+            maker: text(item.maker),
+            categories: [item.category1, item.category2, item.category3, item.category4].compactMap(text),
+            productType: item.productType.flatMap { Int($0.trimmingASCIIWhitespace()) },
+            link: plain(item.link),
+            image: plain(item.image)
+        )
+    }
+
+    public static func page(from response: WireSearchResponse, query: String, sort: SortOrder, source: SourceKind) -> SearchPage {
+        SearchPage(query: query, sort: sort, source: source, total: response.total, start: response.start,
+                   display: response.display, items: response.items.map(product(from:)))
+    }
+
+    /// "0", "" and anything that is not a positive integer mean unknown.
+    static func price(_ text: String?) -> Int? {
+        guard let text, let value = Int(text.trimmingASCIIWhitespace()), value > 0 else { return nil }
+        return value
+    }
+
+    /// URLs are kept as sent; empty means absent.
+    static func plain(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        let trimmed = raw.trimmingASCIIWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Shop texts may carry entities like titles do; empty means absent.
+    static func text(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        let cleaned = TitleCleaner.clean(raw)
+        return cleaned.isEmpty ? nil : cleaned
+    }
+}
