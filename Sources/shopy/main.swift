@@ -1,1 +1,12 @@
-print("shopy")
+// shopy: parse, run, render, exit. Everything else lives in ShopYKit.
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A closed pipe (`shopy search … | head`) must end output quietly, not kill us mid-write.
+signal(SIGPIPE, SIG_IGN)
+let code = await ShopY.main(Array(CommandLine.arguments.dropFirst()), io: .process())
+exit(code)

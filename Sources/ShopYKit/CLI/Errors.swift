@@ -1,0 +1,59 @@
+/// shopy's exit codes (sysexits.h where one fits). README lists them; scripts depend on them.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    case ok = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case unavailable = 69
+    case ioError = 74
+    case temporary = 75
+    case authentication = 77
+}
+
+/// An error shopy explains to the user: one line, and at most one hint.
+public protocol ShopyError: Error, Sendable {
+    var message: String { get }
+    var hint: String? { get }
+}
+
+/// The command line was wrong. Nothing was sent or written.
+public struct UsageError: ShopyError, Equatable {
+    public var message: String
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+}
+
+/// The one place where errors become exit codes.
+extension ExitCode {
+    public init(for error: Error) {
+        switch error {
+        case is UsageError:
+            self = .usage
+        case let error as SourceError:
+            switch error {
+            case .missingKeys, .authentication: self = .authentication
+            case .retired, .unreachable, .serverError: self = .unavailable
+            case .quotaExceeded, .rateLimited, .timeout: self = .temporary
+            case .badResponse, .truncatedResponse: self = .dataError
+            case .rejected, .invalidBaseURL: self = .failure
+            }
+        case let error as StoreError:
+            switch error {
+            case .damaged, .newerSchema, .invalidImport: self = .dataError
+            case .io: self = .ioError
+            case .notFound: self = .failure
+            }
+        case let error as NetworkError:
+            switch error {
+            case .offline: self = .unavailable
+            case .unsupported: self = .failure
+            }
+        default:
+            self = .failure
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command's text goes: a file descriptor (buffered) or memory (for tests).
+public final class OutputSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private let fd: Int32?
+    private var buffer: [UInt8] = []
+    private var captured: [UInt8] = []
+    private let lineBuffered: Bool
+    /// Set once a write failed with EPIPE: the reader went away (`shopy search … | head`).
+    public private(set) var brokenPipe = false
+
+    /// Writes to `fd`; with `lineBuffered` each complete line goes out at once (for stderr).
+    public init(fd: Int32, lineBuffered: Bool = false) {
+        self.fd = fd
+        self.lineBuffered = lineBuffered
+    }
+
+    /// Keeps everything in memory; read it with `text`.
+    public init() {
+        self.fd = nil
+        self.lineBuffered = false
+    }
+
+    public func write(_ text: String) {
+        write(bytes: Array(text.utf8))
+    }
+
+    public func write(bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let fd else {
+            captured.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 64 * 1024 || (lineBuffered && bytes.contains(0x0A)) { drain(fd) }
+    }
+
+    /// Writes a line (adds the newline).
+    public func line(_ text: String = "") {
+        write(text + "\n")
+    }
+
+    public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let fd { drain(fd) }
+    }
+
+    /// What was written to an in-memory sink.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: captured, as: UTF8.self)
+    }
+
+    private func drain(_ fd: Int32) {
+        var offset = 0
+        while offset < buffer.count && !brokenPipe {
+            let n = buffer.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                if errno == EPIPE { brokenPipe = true }
+                break
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Everything a command touches of the outside world, injected so that commands run in tests.
+public struct IO: Sendable {
+    public var stdout: OutputSink
+    public var stderr: OutputSink
+    public var environment: [String: String]
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    /// Columns of the terminal the process runs in, if any (COLUMNS takes precedence: see `columns`).
+    public var terminalColumns: Int?
+    public var now: @Sendable () -> Date
+    public var currentDirectory: String
+
+    public init(stdout: OutputSink, stderr: OutputSink, environment: [String: String], stdoutIsTerminal: Bool = false,
+                stderrIsTerminal: Bool = false, terminalColumns: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
+                currentDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.terminalColumns = terminalColumns
+        self.now = now
+        self.currentDirectory = currentDirectory
+    }
+
+    /// The real process: fds 1 and 2, the real environment and terminal.
+    public static func process() -> IO {
+        IO(stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, lineBuffered: true),
+           environment: ProcessInfo.processInfo.environment,
+           stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1,
+           terminalColumns: Terminal.windowColumns())
+    }
+
+    /// An in-memory IO for tests.
+    public static func capture(environment: [String: String] = [:], stdoutIsTerminal: Bool = false, columns: Int? = nil,
+                               now: @escaping @Sendable () -> Date = { Date() }) -> IO {
+        IO(stdout: OutputSink(), stderr: OutputSink(), environment: environment, stdoutIsTerminal: stdoutIsTerminal,
+           stderrIsTerminal: false, terminalColumns: columns, now: now)
+    }
+
+    /// Width for help and tables: COLUMNS, then the terminal, else 80.
+    public var columns: Int {
+        if let text = environment["COLUMNS"], let n = Int(text.trimmingASCIIWhitespace()), n > 0 { return max(n, 20) }
+        if let terminalColumns, terminalColumns > 0 { return max(terminalColumns, 20) }
+        return 80
+    }
+
+    /// Colour only on a terminal, never with NO_COLOR (set at all) or TERM=dumb.
+    public var useColor: Bool {
+        stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    public var stderrUsesColor: Bool {
+        stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+}
+
+public enum Terminal {
+    /// The window width of whichever of stdout, stderr is a terminal.
+    public static func windowColumns() -> Int? {
+        for fd in [Int32(1), 2, 0] {
+            var size = winsize()
+            #if canImport(Glibc)
+            let result = ioctl(fd, UInt(TIOCGWINSZ), &size)
+            #else
+            let result = ioctl(fd, TIOCGWINSZ, &size)
+            #endif
+            if result == 0 && size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        return nil
+    }
+}
+
+/// ANSI styles, used only when the IO says colour is wanted.
+public enum Style: String, Sendable {
+    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36", magenta = "35"
+
+    public func apply(_ text: String, enabled: Bool) -> String {
+        guard enabled, !text.isEmpty else { return text }
+        return "\u{1B}[\(rawValue)m\(text)\u{1B}[0m"
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// One subcommand: validated options in (`init`), work and output out (`run`).
+public protocol Command: Sendable {
+    static var spec: CommandSpec { get }
+    init(_ parsed: ParsedArguments) throws(UsageError)
+    func run(_ context: Context) async throws -> ExitCode
+}
+
+/// The command line as a library call, so that tests run it in process.
+public enum ShopY {
+    public static let version = "0.1.0"
+
+    /// Every command, in the order help lists them.
+    public static let commands: [any Command.Type] = [
+        SearchCommand.self,
+    ]
+
+    /// Parses `arguments` (without the program name), runs the command, reports errors, and
+    /// returns the exit code. Output goes through `io`; nothing is printed after it returns.
+    public static func main(_ arguments: [String], io: IO, transport: any HTTPTransport = URLSessionTransport.shared) async -> Int32 {
+        let code = await run(arguments, io: io, transport: transport)
+        io.stdout.flush()
+        io.stderr.flush()
+        return code.rawValue
+    }
+
+    static func run(_ arguments: [String], io: IO, transport: any HTTPTransport) async -> ExitCode {
+        let specs = commands.map { $0.spec }
+        guard let first = arguments.first else {
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        }
+        switch first {
+        case "-h", "--help":
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        case "--version", "-V":
+            io.stdout.line("shopy \(version)")
+            return .ok
+        case "help":
+            return help(Array(arguments.dropFirst()), io: io)
+        default:
+            break
+        }
+        guard let type = commands.first(where: { $0.spec.name == first }) else {
+            let error: UsageError
+            if first.hasPrefix("-") {
+                error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
+            } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
+                error = UsageError("unknown command '\(first)'", hint: "did you mean '\(near)'?")
+            } else {
+                error = UsageError("unknown command '\(first)'", hint: "see 'shopy --help' for the commands")
+            }
+            return report(error, io: io)
+        }
+        let spec = type.spec
+        do {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: spec, commandPath: spec.name)
+            if parsed.wantsHelp {
+                io.stdout.write(Help.text(for: spec, path: spec.name, width: io.columns))
+                return .ok
+            }
+            let command = try type.init(parsed)
+            let context = Context(io: io, verbose: parsed.verbose, transport: transport)
+            return try await command.run(context)
+        } catch {
+            return report(error, io: io)
+        }
+    }
+
+    static func help(_ arguments: [String], io: IO) -> ExitCode {
+        let specs = commands.map { $0.spec }
+        guard let name = arguments.first else {
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        }
+        guard let spec = specs.first(where: { $0.name == name }) else {
+            let hint = Suggest.closest(to: name, among: specs.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'shopy --help' for the commands"
+            return report(UsageError("no help for unknown command '\(name)'", hint: hint), io: io)
+        }
+        if arguments.count > 1, let sub = spec.subcommands.first(where: { $0.name == arguments[1] }) {
+            io.stdout.write(Help.text(for: sub, path: "\(spec.name) \(sub.name)", width: io.columns))
+            return .ok
+        }
+        io.stdout.write(Help.text(for: spec, path: spec.name, width: io.columns))
+        return .ok
+    }
+
+    /// `shopy: message` and at most one `hint:` line on stderr; the exit code for the error.
+    @discardableResult
+    public static func report(_ error: Error, io: IO) -> ExitCode {
+        let code = ExitCode(for: error)
+        let message: String
+        var hint: String?
+        if let error = error as? ShopyError {
+            message = error.message
+            hint = error.hint
+        } else if error is CancellationError {
+            message = "cancelled"
+        } else {
+            message = "unexpected error: \(String(describing: error))"
+        }
+        let prefix = io.stderrUsesColor ? Style.red.apply("shopy:", enabled: true) : "shopy:"
+        io.stderr.line("\(prefix) \(Sanitizer.clean(message))")
+        if let hint { io.stderr.line("hint: \(Sanitizer.clean(hint))") }
+        return code
+    }
+}

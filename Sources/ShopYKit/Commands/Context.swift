@@ -1,0 +1,72 @@
+/// What a running command has: its IO, its trace, and how to reach products.
+public struct Context: Sendable {
+    public var io: IO
+    public var trace: Tracer
+    /// The HTTP transport for the Naver source (tests may replace it).
+    public var transport: any HTTPTransport
+    /// The catalog behind `--source catalog` (tests may replace it).
+    public var catalog: @Sendable () -> Catalog
+
+    public init(io: IO, verbose: Bool = false, transport: any HTTPTransport = URLSessionTransport.shared,
+                catalog: @escaping @Sendable () -> Catalog = { Catalog.embedded }) {
+        self.io = io
+        self.trace = verbose ? Tracer(io.stderr) : .off
+        self.transport = transport
+        self.catalog = catalog
+    }
+
+    /// The source a command should use: `--source` when given, else Naver when both keys are
+    /// set, else the catalog. `--source naver` without keys fails before anything is sent.
+    public func source(_ requested: SourceKind?, timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> any ProductSource {
+        let credentials = NaverCredentials.from(environment: io.environment)
+        let kind = requested ?? (credentials == nil ? .catalog : .naver)
+        switch kind {
+        case .catalog:
+            io.stderr.line(CatalogSource.notice)
+            return CatalogSource(catalog: catalog())
+        case .naver:
+            guard let credentials else { throw SourceError.missingKeys }
+            let base = try RequestBuilder.base(from: io.environment)
+            trace("source: \(base.absoluteString) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
+            let client = NaverClient(base: base, credentials: credentials, transport: transport, trace: trace,
+                                     beforeRequest: beforeRequest)
+            return NaverSource(client: client, timeout: timeout)
+        }
+    }
+}
+
+/// Options shared by the commands that search.
+public enum CommonOptions {
+    public static let format = OptionSpec("format", value: "format", help: "Output: table (default on a terminal), tsv (default otherwise), csv, json or jsonl.",
+                                          choices: OutputFormat.allCases.map(\.rawValue))
+    public static let json = OptionSpec("json", help: "Same as --format json.")
+    public static let source = OptionSpec("source", value: "source", help: "naver or catalog. Default: naver when NAVER_CLIENT_ID and NAVER_CLIENT_SECRET are set, else the offline catalog.",
+                                          choices: SourceKind.allCases.map(\.rawValue))
+    public static let timeout = OptionSpec("timeout", value: "seconds", help: "Give up after this many seconds in all, retries included (default 10).")
+
+    /// `--format` / `--json`, or nil for the default.
+    public static func format(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat? {
+        let named = try parsed.value("format").map { value throws(UsageError) in
+            try ArgumentParser.choice(value, option: "format", as: OutputFormat.self, allowed: OutputFormat.allCases)
+        }
+        if parsed.flag("json") {
+            if let named, named != .json { throw UsageError("--json and --format \(named.rawValue) disagree; give one of them") }
+            return .json
+        }
+        return named
+    }
+
+    public static func source(_ parsed: ParsedArguments) throws(UsageError) -> SourceKind? {
+        try parsed.value("source").map { value throws(UsageError) in
+            try ArgumentParser.choice(value, option: "source", as: SourceKind.self, allowed: SourceKind.allCases)
+        }
+    }
+
+    public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
+        guard let text = parsed.value("timeout") else { return 10 }
+        guard let seconds = Double(text.trimmingASCIIWhitespace()), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw UsageError("invalid --timeout '\(text)': expected seconds, more than 0 and at most 3600")
+        }
+        return seconds
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A GET request: URL and headers.
+public struct HTTPRequest: Sendable {
+    public var url: URL
+    public var headers: [(String, String)]
+
+    public init(url: URL, headers: [(String, String)] = []) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// A complete answer.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// How a request failed below HTTP, in plain categories.
+public enum TransportError: Error, Equatable, Sendable {
+    case timeout
+    case dns
+    case refused
+    /// The connection broke before any answer.
+    case noAnswer
+    /// The connection broke after the headers: `received` body bytes of `expected`.
+    case truncated(received: Int, expected: Int?)
+    case reset
+    case tls
+    case notConnected
+    case cancelled
+    case other(String)
+}
+
+/// Sends requests. The real one is URLSession; tests may substitute their own.
+public protocol HTTPTransport: Sendable {
+    /// Performs `request`, giving up at `deadline` (the caller's whole budget).
+    func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse
+}
+
+/// URLSession with what Linux's FoundationNetworking lacks: a hard overall deadline (the resource
+/// timeout is never enforced there and the request timeout is whole seconds of idleness), and a
+/// distinction between "no answer" and "answer cut short", which completion handlers blur.
+///
+/// One session for the whole process, never invalidated.
+public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataDelegate, @unchecked Sendable {
+    public static let shared = URLSessionTransport()
+
+    private final class TaskState {
+        var response: HTTPURLResponse?
+        var body: [UInt8] = []
+        var timedOut = false
+        var continuation: CheckedContinuation<HTTPResponse, Error>?
+    }
+
+    private let lock = NSLock()
+    private var states: [Int: TaskState] = [:]
+    private var session: URLSession!
+    private let delegateQueue: OperationQueue
+
+    private override init() {
+        delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpMaximumConnectionsPerHost = 16
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
+    }
+
+    public func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { throw .timeout }
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = "GET"
+        // Whole seconds on Linux; the real limit is the deadline timer below.
+        urlRequest.timeoutInterval = max(1, (Double(remaining.components.seconds) + 1).rounded(.up))
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = session.dataTask(with: urlRequest)
+        let id = task.taskIdentifier
+        let state = TaskState()
+        lock.withLock { states[id] = state }
+
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let nanos = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+        timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanos))))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.states[id]?.timedOut = true }
+            task.cancel()
+        }
+        timer.resume()
+        defer { timer.cancel() }
+
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
+                    lock.withLock { state.continuation = continuation }
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw .other(String(describing: error))
+        }
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        lock.withLock { states[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { states[dataTask.taskIdentifier]?.body.append(contentsOf: data) }
+    }
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        let state: TaskState? = lock.withLock { states.removeValue(forKey: task.taskIdentifier) }
+        guard let state, let continuation = state.continuation else { return }
+        if let error {
+            continuation.resume(throwing: URLSessionTransport.classify(error, state: state))
+            return
+        }
+        guard let response = state.response else {
+            continuation.resume(throwing: TransportError.noAnswer)
+            return
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        // Some stacks report a short body as success: check the announced length ourselves.
+        if let length = headers["content-length"].flatMap({ Int($0) }), length > state.body.count {
+            continuation.resume(throwing: TransportError.truncated(received: state.body.count, expected: length))
+            return
+        }
+        continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: state.body))
+    }
+
+    private static func classify(_ error: Error, state: TaskState) -> TransportError {
+        if state.timedOut { return .timeout }
+        let code = (error as? URLError)?.code ?? URLError.Code(rawValue: (error as NSError).code)
+        let expected = state.response.flatMap { response -> Int? in
+            let length = response.expectedContentLength
+            return length >= 0 ? Int(length) : nil
+        }
+        switch code {
+        case .timedOut: return .timeout
+        case .cancelled: return .cancelled
+        case .cannotFindHost, .dnsLookupFailed: return .dns
+        case .cannotConnectToHost: return .refused
+        case .notConnectedToInternet: return .notConnected
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return .tls
+        case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
+            if state.response != nil { return .truncated(received: state.body.count, expected: expected) }
+            return code == .networkConnectionLost && !state.body.isEmpty ? .reset : .noAnswer
+        default:
+            if state.response != nil, let expected, expected > state.body.count {
+                return .truncated(received: state.body.count, expected: expected)
+            }
+            return .other(error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// Output formats shared by every listing (search, likes, popular, rank).
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case table, tsv, csv, json, jsonl
+
+    /// Table for people on a terminal, TSV for pipes.
+    public static func defaultFor(_ io: IO) -> OutputFormat { io.stdoutIsTerminal ? .table : .tsv }
+}
+
+/// One row of a listing.
+public struct ListedItem: Equatable, Sendable {
+    /// The rank number printed (and usable by `shopy like ROW`).
+    public var rank: Int
+    public var product: Product
+    /// Nil when the listing does not say (then no ♥ column and no "liked" key).
+    public var liked: Bool?
+    /// Extra JSON members for this listing (e.g. likedAt); appended after the standard keys.
+    public var extra: [(String, JSONValue)]
+
+    public init(rank: Int, product: Product, liked: Bool? = nil, extra: [(String, JSONValue)] = []) {
+        self.rank = rank
+        self.product = product
+        self.liked = liked
+        self.extra = extra
+    }
+
+    public static func == (a: ListedItem, b: ListedItem) -> Bool {
+        a.rank == b.rank && a.product == b.product && a.liked == b.liked && a.extra.map(\.0) == b.extra.map(\.0)
+            && zip(a.extra, b.extra).allSatisfy { $0.1 == $1.1 }
+    }
+}
+
+/// The JSON form of an item: the schema README documents.
+public enum ItemJSON {
+    public static func object(_ item: ListedItem) -> JSONValue {
+        let p = item.product
+        var o = JSONObject()
+        o.appendUnchecked("rank", .int(item.rank))
+        o.appendUnchecked("productId", .string(p.productId))
+        o.appendUnchecked("title", .string(p.title))
+        o.appendUnchecked("price", .int(orNull: p.price))
+        o.appendUnchecked("highPrice", .int(orNull: p.highPrice))
+        o.appendUnchecked("mall", .string(orNull: p.mall))
+        o.appendUnchecked("brand", .string(orNull: p.brand))
+        o.appendUnchecked("maker", .string(orNull: p.maker))
+        o.appendUnchecked("categories", .array(p.categories.map(JSONValue.string)))
+        o.appendUnchecked("productType", .int(orNull: p.productType))
+        o.appendUnchecked("link", .string(orNull: p.link))
+        o.appendUnchecked("image", .string(orNull: p.image))
+        if let liked = item.liked { o.appendUnchecked("liked", .bool(liked)) }
+        for (key, value) in item.extra { o.appendUnchecked(key, value) }
+        return .object(o)
+    }
+}
+
+/// Renders rows in the plain formats; JSON envelopes are built by each command.
+public enum Render {
+    /// TSV without a header: rank, productId, price, mall, title, link (then liked when known).
+    public static func tsv(_ items: [ListedItem]) -> String {
+        var out = ""
+        for item in items {
+            let p = item.product
+            var cells = [String(item.rank), cell(p.productId), p.price.map(String.init) ?? "", cell(p.mall ?? ""), cell(p.title), cell(p.link ?? "")]
+            if let liked = item.liked { cells.append(liked ? "liked" : "") }
+            out += cells.joined(separator: "\t") + "\n"
+        }
+        return out
+    }
+
+    public static let csvHeader = ["rank", "productId", "title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image"]
+
+    /// RFC 4180: a header row, CRLF line ends, fields quoted when they need it.
+    public static func csv(_ items: [ListedItem], header: Bool = true) -> String {
+        let withLiked = items.contains { $0.liked != nil }
+        var out = ""
+        if header { out += (csvHeader + (withLiked ? ["liked"] : [])).joined(separator: ",") + "\r\n" }
+        for item in items {
+            let p = item.product
+            var fields = [String(item.rank), p.productId, p.title, p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
+                          p.mall ?? "", p.brand ?? "", p.maker ?? "", p.categories.joined(separator: " > "),
+                          p.productType.map(String.init) ?? "", p.link ?? "", p.image ?? ""]
+            if withLiked { fields.append(item.liked == true ? "true" : "false") }
+            out += fields.map { csvField(cell($0)) }.joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    /// One compact JSON object a line.
+    public static func jsonl(_ items: [ListedItem]) -> String {
+        var out: [UInt8] = []
+        for item in items {
+            out += JSONWriter.serialize(ItemJSON.object(item))
+            out.append(0x0A)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Network text made safe for a terminal or a cell.
+    @inline(__always)
+    static func cell(_ text: String) -> String { Sanitizer.clean(text) }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.first == " " || text.last == " " else {
+            return text
+        }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    // MARK: - Table
+
+    /// The width-aware table: rank, [♥], price, mall, title; every line fits in `columns`.
+    public static func table(_ items: [ListedItem], columns: Int, color: Bool) -> [String] {
+        guard !items.isEmpty else { return [] }
+        let showLiked = items.contains { $0.liked != nil }
+        let ranks = items.map { String($0.rank) }
+        let prices = items.map { Money.won($0.product.price) }
+        let malls = items.map { cell($0.product.mall ?? "-") }
+        let titles = items.map { cell($0.product.title) }
+        let rankWidth = max(1, ranks.map(\.count).max() ?? 1)
+        let priceWidth = max(5, prices.map { DisplayWidth.of($0) }.max() ?? 5)
+        var mallWidth = min(16, max(4, malls.map { DisplayWidth.of($0) }.max() ?? 4))
+        let likedWidth = showLiked ? 1 : 0
+        let gap = 2
+        var fixed = rankWidth + gap + (showLiked ? likedWidth + gap : 0) + priceWidth + gap
+        var showMall = true
+        // The title keeps at least 12 columns; the mall column goes first when space is short.
+        if columns - fixed - mallWidth - gap < 12 {
+            mallWidth = max(4, columns - fixed - gap - 12)
+            if columns - fixed - mallWidth - gap < 12 { showMall = false }
+        }
+        if showMall { fixed += mallWidth + gap }
+        let titleWidth = max(1, columns - fixed)
+
+        func line(_ rank: String, _ liked: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
+            var parts: [String] = []
+            parts.append(Style.dim.apply(DisplayWidth.pad(rank, toWidth: rankWidth, alignRight: true), enabled: color && !header))
+            if showLiked { parts.append(Style.red.apply(DisplayWidth.pad(liked, toWidth: likedWidth), enabled: color)) }
+            parts.append(Style.green.apply(DisplayWidth.pad(price, toWidth: priceWidth, alignRight: true), enabled: color && !header))
+            if showMall { parts.append(Style.cyan.apply(DisplayWidth.pad(mall, toWidth: mallWidth), enabled: color && !header)) }
+            parts.append(DisplayWidth.truncate(title, toWidth: titleWidth))
+            var text = parts.joined(separator: "  ")
+            while text.hasSuffix(" ") { text.removeLast() }
+            return header ? Style.bold.apply(text, enabled: color) : text
+        }
+
+        var lines = [line("#", showLiked ? "♥" : "", "PRICE", "MALL", "TITLE", header: true)]
+        for (i, item) in items.enumerated() {
+            lines.append(line(ranks[i], item.liked == true ? "♥" : "", prices[i], malls[i], titles[i], header: false))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,40 @@
+/// Where products come from: the Naver API (or a server that speaks its contract) or the
+/// offline catalog. Both answer with the same `SearchPage`.
+public protocol ProductSource: Sendable {
+    var kind: SourceKind { get }
+    func search(_ request: SearchRequest) async throws -> SearchPage
+}
+
+/// The built-in catalog of recorded items: no network, no keys.
+public struct CatalogSource: ProductSource {
+    public let catalog: Catalog
+    public var kind: SourceKind { .catalog }
+
+    public init(catalog: Catalog = .embedded) {
+        self.catalog = catalog
+    }
+
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        ProductMapper.page(from: catalog.search(request), query: request.query, sort: request.sort, source: .catalog)
+    }
+
+    /// The notice printed once on stderr whenever a command runs on the catalog.
+    public static let notice = "shopy: searching the offline catalog (\(Catalog.embedded.items.count) items recorded in 2025); set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET to search Naver"
+}
+
+/// The Naver Shopping search API, or a compatible server at SHOPY_API_BASE.
+public struct NaverSource: ProductSource {
+    public let client: NaverClient
+    public let timeout: Double
+    public var kind: SourceKind { .naver }
+
+    public init(client: NaverClient, timeout: Double) {
+        self.client = client
+        self.timeout = timeout
+    }
+
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        let response = try await client.search(request, timeout: timeout)
+        return ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
+    }
+}

@@ -1,0 +1,99 @@
+/// Why a search could not be answered. Each case maps to one exit code (see `ExitCode(for:)`).
+public enum SourceError: ShopyError, Equatable {
+    /// `--source naver` without NAVER_CLIENT_ID / NAVER_CLIENT_SECRET. Nothing was sent.
+    case missingKeys
+    case invalidBaseURL(String)
+    /// 401 / 403.
+    case authentication(status: Int, code: String?, serverMessage: String?)
+    /// 404 SE05: what the retired shopping API answers since 2026-07-31.
+    case retired(host: String)
+    /// 429 010.
+    case quotaExceeded(serverMessage: String?)
+    /// 429 012 (or another 429) still after every retry.
+    case rateLimited(attempts: Int, serverMessage: String?)
+    /// 5xx still after every retry.
+    case serverError(status: Int, code: String?, serverMessage: String?, attempts: Int)
+    /// Another 4xx: the server's own words.
+    case rejected(status: Int, code: String?, serverMessage: String?)
+    /// A 200 whose body is not the contract's JSON.
+    case badResponse(String)
+    /// The body stopped before its announced length.
+    case truncatedResponse(received: Int, expected: Int?)
+    case timeout(seconds: Double, host: String)
+    case unreachable(host: String, reason: Unreachable)
+
+    public enum Unreachable: Equatable, Sendable {
+        case dns, refused(port: Int), reset, noAnswer, tls, other(String)
+    }
+
+    public var message: String {
+        switch self {
+        case .missingKeys:
+            return "the naver source needs NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, and they are not set"
+        case .invalidBaseURL(let value):
+            return "SHOPY_API_BASE is not an http(s) URL: '\(value)'"
+        case .authentication(let status, let code, let text):
+            return "authentication failed (\(Self.describe(status, code, text)))"
+        case .retired(let host):
+            return "Naver retired the Shopping search API on 2026-07-31 (\(host) answered 404 SE05)"
+        case .quotaExceeded(let text):
+            return "the daily API quota is used up (\(Self.describe(429, "010", text)))"
+        case .rateLimited(let attempts, let text):
+            return "the API kept throttling after \(attempts) attempts (\(Self.describe(429, "012", text)))"
+        case .serverError(let status, let code, let text, let attempts):
+            return "the API failed after \(attempts) attempt\(attempts == 1 ? "" : "s") (\(Self.describe(status, code, text)))"
+        case .rejected(let status, let code, let text):
+            return "the API refused the request (\(Self.describe(status, code, text)))"
+        case .badResponse(let detail):
+            return "the API's answer does not parse: \(detail)"
+        case .truncatedResponse(let received, let expected):
+            if let expected {
+                return "the API's answer was cut off after \(Money.grouped(received)) of \(Money.grouped(expected)) bytes"
+            }
+            return "the API's answer was cut off after \(Money.grouped(received)) bytes"
+        case .timeout(let seconds, let host):
+            return "no answer from \(host) within \(Self.seconds(seconds))"
+        case .unreachable(let host, let reason):
+            switch reason {
+            case .dns: return "cannot resolve \(host): DNS lookup failed"
+            case .refused(let port): return "connection refused by \(host) port \(port)"
+            case .reset: return "the connection to \(host) was reset before the answer was complete"
+            case .noAnswer: return "\(host) closed the connection without answering"
+            case .tls: return "the secure connection to \(host) failed"
+            case .other(let what): return "cannot reach \(host): \(what)"
+            }
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .missingKeys:
+            return "export NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, or use --source catalog for the offline catalog"
+        case .invalidBaseURL:
+            return "e.g. SHOPY_API_BASE=http://127.0.0.1:8080 for a local shopy-emulator"
+        case .authentication:
+            return "check NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, and that the Search API is enabled for the application"
+        case .retired:
+            return "use --source catalog for the offline catalog, or point SHOPY_API_BASE at a compatible server"
+        case .quotaExceeded:
+            return "the quota (25,000 calls a day per client id) resets at midnight Korean time"
+        case .rateLimited:
+            return "wait a few seconds and try again"
+        case .timeout:
+            return "check the network, or allow more time with --timeout"
+        case .serverError, .rejected, .badResponse, .truncatedResponse, .unreachable:
+            return nil
+        }
+    }
+
+    static func describe(_ status: Int, _ code: String?, _ text: String?) -> String {
+        var parts = "\(status)"
+        if let code, !code.isEmpty { parts += " \(code)" }
+        if let text, !text.isEmpty { parts += ": \(text)" }
+        return parts
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something is wrong with shopy's files. Damaged files are left exactly as they were.
+public enum StoreError: ShopyError, Equatable {
+    /// The file does not parse, is empty or truncated: path and what is wrong.
+    case damaged(path: String, problem: String)
+    /// Written by a newer shopy.
+    case newerSchema(path: String, found: Int, known: Int)
+    /// A file given to `likes import` is not a likes export.
+    case invalidImport(path: String, problem: String)
+    case io(path: String, operation: String, errno: Int32)
+    case notFound(String)
+
+    public var message: String {
+        switch self {
+        case .damaged(let path, let problem): return "\(path) is damaged: \(problem)"
+        case .newerSchema(let path, let found, let known):
+            return "\(path) has schema version \(found), newer than this shopy knows (\(known))"
+        case .invalidImport(let path, let problem): return "cannot import \(path): \(problem)"
+        case .io(let path, let operation, let code): return "cannot \(operation) \(path): \(StoreError.describe(errno: code))"
+        case .notFound(let what): return what
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .damaged: return "the file was left unchanged; 'shopy doctor' shows the state, 'shopy doctor --repair' moves it aside"
+        case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
+        case .invalidImport: return "nothing was changed"
+        case .io, .notFound: return nil
+        }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text).lowercased()
+    }
+}
