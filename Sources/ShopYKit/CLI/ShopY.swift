@@ -3,8 +3,21 @@ import Foundation
 /// One subcommand: validated options in (`init`), work and output out (`run`).
 public protocol Command: Sendable {
     static var spec: CommandSpec { get }
+    /// Commands under this one (`likes export`); their names come first after the parent's.
+    static var subcommands: [any Command.Type] { get }
     init(_ parsed: ParsedArguments) throws(UsageError)
     func run(_ context: Context) async throws -> ExitCode
+}
+
+extension Command {
+    public static var subcommands: [any Command.Type] { [] }
+
+    /// The spec with its subcommands listed, for help.
+    static var fullSpec: CommandSpec {
+        var spec = self.spec
+        spec.subcommands = subcommands.map { $0.spec }
+        return spec
+    }
 }
 
 /// The command line as a library call, so that tests run it in process.
@@ -14,6 +27,11 @@ public enum ShopY {
     /// Every command, in the order help lists them.
     public static let commands: [any Command.Type] = [
         SearchCommand.self,
+        LikeCommand.self,
+        UnlikeCommand.self,
+        LikesCommand.self,
+        HistoryCommand.self,
+        DoctorCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
@@ -26,7 +44,7 @@ public enum ShopY {
     }
 
     static func run(_ arguments: [String], io: IO, transport: any HTTPTransport) async -> ExitCode {
-        let specs = commands.map { $0.spec }
+        let specs = commands.map { $0.fullSpec }
         guard let first = arguments.first else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok
@@ -43,7 +61,7 @@ public enum ShopY {
         default:
             break
         }
-        guard let type = commands.first(where: { $0.spec.name == first }) else {
+        guard var type = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
             if first.hasPrefix("-") {
                 error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
@@ -54,11 +72,18 @@ public enum ShopY {
             }
             return report(error, io: io)
         }
-        let spec = type.spec
+        var rest = Array(arguments.dropFirst())
+        var path = type.spec.name
+        if let name = rest.first, let sub = type.subcommands.first(where: { $0.spec.name == name }) {
+            type = sub
+            path += " " + name
+            rest.removeFirst()
+        }
+        let spec = type.fullSpec
         do {
-            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: spec, commandPath: spec.name)
+            let parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
             if parsed.wantsHelp {
-                io.stdout.write(Help.text(for: spec, path: spec.name, width: io.columns))
+                io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
                 return .ok
             }
             let command = try type.init(parsed)
@@ -70,7 +95,7 @@ public enum ShopY {
     }
 
     static func help(_ arguments: [String], io: IO) -> ExitCode {
-        let specs = commands.map { $0.spec }
+        let specs = commands.map { $0.fullSpec }
         guard let name = arguments.first else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok

@@ -76,7 +76,12 @@ public struct SearchCommand: Command {
     public func run(_ context: Context) async throws -> ExitCode {
         let source = try context.source(self.source, timeout: timeout)
         let page = try await source.search(request)
-        let listing = Listing(page: page)
+        let memory = ListingMemory(context: context)
+        let listing = Listing(page: page, liked: memory.likedIDs())
+        var description = "search \(query)"
+        if self.page > 1 || sort != .sim { description += " (page \(self.page), sort \(sort.rawValue))" }
+        memory.remember(description, rows: listing.items.map { LastListing.Row(row: String($0.rank), product: $0.product) },
+                        query: query)
         render(listing, context: context)
         return .ok
     }

@@ -1,6 +1,6 @@
 /// A product as shopy uses it: title cleaned, prices as integers or nil when unknown, empty
 /// strings gone, categories without empties.
-public struct Product: Equatable, Sendable {
+public struct Product: Equatable, Sendable, Codable {
     public var productId: String
     public var title: String
     public var price: Int?

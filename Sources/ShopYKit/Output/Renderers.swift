@@ -54,13 +54,13 @@ public enum ItemJSON {
 
 /// Renders rows in the plain formats; JSON envelopes are built by each command.
 public enum Render {
-    /// TSV without a header: rank, productId, price, mall, title, link (then liked when known).
+    /// TSV without a header: exactly rank, productId, price, mall, title, link (scripts cut by
+    /// position, so the columns never change).
     public static func tsv(_ items: [ListedItem]) -> String {
         var out = ""
         for item in items {
             let p = item.product
-            var cells = [String(item.rank), cell(p.productId), p.price.map(String.init) ?? "", cell(p.mall ?? ""), cell(p.title), cell(p.link ?? "")]
-            if let liked = item.liked { cells.append(liked ? "liked" : "") }
+            let cells = [String(item.rank), cell(p.productId), p.price.map(String.init) ?? "", cell(p.mall ?? ""), cell(p.title), cell(p.link ?? "")]
             out += cells.joined(separator: "\t") + "\n"
         }
         return out
@@ -108,10 +108,14 @@ public enum Render {
     // MARK: - Table
 
     /// The width-aware table: rank, [♥], price, mall, title; every line fits in `columns`.
-    public static func table(_ items: [ListedItem], columns: Int, color: Bool) -> [String] {
+    /// With `showID`, a productId column follows the rank (for listings whose rows are not
+    /// remembered, like `shopy likes`).
+    public static func table(_ items: [ListedItem], columns: Int, color: Bool, showID: Bool = false) -> [String] {
         guard !items.isEmpty else { return [] }
         let showLiked = items.contains { $0.liked != nil }
         let ranks = items.map { String($0.rank) }
+        let ids = items.map { cell($0.product.productId) }
+        let idWidth = showID ? max(2, ids.map { DisplayWidth.of($0) }.max() ?? 2) : 0
         let prices = items.map { Money.won($0.product.price) }
         let malls = items.map { cell($0.product.mall ?? "-") }
         let titles = items.map { cell($0.product.title) }
@@ -120,7 +124,7 @@ public enum Render {
         var mallWidth = min(16, max(4, malls.map { DisplayWidth.of($0) }.max() ?? 4))
         let likedWidth = showLiked ? 1 : 0
         let gap = 2
-        var fixed = rankWidth + gap + (showLiked ? likedWidth + gap : 0) + priceWidth + gap
+        var fixed = rankWidth + gap + (showLiked ? likedWidth + gap : 0) + (showID ? idWidth + gap : 0) + priceWidth + gap
         var showMall = true
         // The title keeps at least 12 columns; the mall column goes first when space is short.
         if columns - fixed - mallWidth - gap < 12 {
@@ -130,10 +134,11 @@ public enum Render {
         if showMall { fixed += mallWidth + gap }
         let titleWidth = max(1, columns - fixed)
 
-        func line(_ rank: String, _ liked: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
+        func line(_ rank: String, _ liked: String, _ id: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
             var parts: [String] = []
             parts.append(Style.dim.apply(DisplayWidth.pad(rank, toWidth: rankWidth, alignRight: true), enabled: color && !header))
             if showLiked { parts.append(Style.red.apply(DisplayWidth.pad(liked, toWidth: likedWidth), enabled: color)) }
+            if showID { parts.append(DisplayWidth.pad(id, toWidth: idWidth)) }
             parts.append(Style.green.apply(DisplayWidth.pad(price, toWidth: priceWidth, alignRight: true), enabled: color && !header))
             if showMall { parts.append(Style.cyan.apply(DisplayWidth.pad(mall, toWidth: mallWidth), enabled: color && !header)) }
             parts.append(DisplayWidth.truncate(title, toWidth: titleWidth))
@@ -142,9 +147,9 @@ public enum Render {
             return header ? Style.bold.apply(text, enabled: color) : text
         }
 
-        var lines = [line("#", showLiked ? "♥" : "", "PRICE", "MALL", "TITLE", header: true)]
+        var lines = [line("#", showLiked ? "♥" : "", "ID", "PRICE", "MALL", "TITLE", header: true)]
         for (i, item) in items.enumerated() {
-            lines.append(line(ranks[i], item.liked == true ? "♥" : "", prices[i], malls[i], titles[i], header: false))
+            lines.append(line(ranks[i], item.liked == true ? "♥" : "", ids[i], prices[i], malls[i], titles[i], header: false))
         }
         return lines
     }

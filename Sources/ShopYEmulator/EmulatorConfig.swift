@@ -1,0 +1,261 @@
+import Foundation
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fault the emulator can inject into searches that passed every check (see `--fault`).
+///
+/// Each one imitates a way the real service or the network between it and a client has been
+/// seen to fail, so that a client's error handling can be exercised offline and repeatably.
+public enum EmulatorFault: String, CaseIterable, Sendable {
+    /// 500 with `SE99` "System error".
+    case serverError = "500"
+    /// The per-second throttle answer, 429 with `012`.
+    case throttle
+    /// The daily quota answer, 429 with `010`.
+    case quota
+    /// 200 with a complete HTTP message whose body is not JSON (a JSON prefix, then garbage).
+    case malformed
+    /// 200 announcing the full body's Content-Length, but only about half of it is sent.
+    case truncated
+    /// The request is read and the connection closed without a byte of answer.
+    case drop
+    /// Headers and a few body bytes at once, then one byte every 500 ms.
+    case slow
+}
+
+/// Everything the emulator can be told, with the defaults `shopy-emulator` uses.
+///
+/// `nil` means "off" for the limits and faults, so that a default config behaves like a
+/// healthy, unlimited API.
+public struct EmulatorConfig: Sendable, Equatable {
+    /// The address to bind: an IPv4 or IPv6 literal, or `localhost` (bound as 127.0.0.1).
+    public var host: String = "127.0.0.1"
+    /// The port to bind; 0 lets the system pick a free one (read it back from `start()`).
+    public var port: Int = 0
+    /// The `X-Naver-Client-Id` a request must carry.
+    public var clientID: String = "emulator-id"
+    /// The `X-Naver-Client-Secret` a request must carry.
+    public var clientSecret: String = "emulator-secret"
+    /// At most this many requests may arrive within any one second; more get 429/012. Off when nil.
+    public var rateLimit: Int? = nil
+    /// Authenticated searches allowed before 429/010 ("daily" until `/_emulator/reset`). Unlimited when nil.
+    public var quota: Int? = nil
+    /// Milliseconds to wait before every /v1 answer.
+    public var latencyMilliseconds: Int = 0
+    /// The fault to inject into valid searches, if any.
+    public var fault: EmulatorFault? = nil
+    /// Inject `fault` into only this many searches (counted since start or the last reset); all when nil.
+    public var faultCount: Int? = nil
+    /// Seconds for a `Retry-After` header on 429 and 5xx answers; no header when nil.
+    public var retryAfterSeconds: Int? = nil
+    /// Answer shop.json with 404/SE05, as Naver does since the shopping API was retired (2026-07-31).
+    public var retired: Bool = false
+    /// A JSON array of wire items to serve instead of the embedded catalog
+    /// (load it with `EmulatorCommandLine.catalog(for:)`).
+    public var itemsFile: String? = nil
+    /// Log one line per request on stderr.
+    public var log: Bool = false
+    /// How long `slow` waits between body bytes. Not a command-line option: tests may shorten it.
+    public var slowByteIntervalMilliseconds: Int = 500
+
+    public init() {}
+}
+
+/// Why the command line was refused. `description` is the one-line message to print after
+/// `shopy-emulator: `.
+public enum EmulatorCommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `-h` / `--help` was given: print `EmulatorCommandLine.usage` and exit 0.
+    case helpRequested
+    case unknownOption(String)
+    case missingValue(option: String)
+    case invalidValue(option: String, value: String, expected: String)
+    case unexpectedValue(option: String)
+    case unexpectedArgument(String)
+    case faultCountWithoutFault
+    /// The `--items` file could not be read.
+    case itemsFileUnreadable(path: String)
+    /// The `--items` file is not a JSON array of items.
+    case itemsFileInvalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .helpRequested: return "help requested"
+        case .unknownOption(let option): return "unknown option '\(option)' (see --help)"
+        case .missingValue(let option): return "option \(option) needs a value"
+        case .invalidValue(let option, let value, let expected): return "invalid value '\(value)' for \(option): expected \(expected)"
+        case .unexpectedValue(let option): return "option \(option) takes no value"
+        case .unexpectedArgument(let argument): return "unexpected argument '\(argument)' (see --help)"
+        case .faultCountWithoutFault: return "--fault-count needs --fault"
+        case .itemsFileUnreadable(let path): return "cannot read items file '\(path)'"
+        case .itemsFileInvalid(let path, let reason): return "items file '\(path)' is not a JSON array of items: \(reason)"
+        }
+    }
+
+    /// The sysexits status `shopy-emulator` exits with: EX_NOINPUT (66) for an unreadable
+    /// items file, EX_DATAERR (65) for an invalid one, EX_USAGE (64) for everything else.
+    public var exitCode: Int32 {
+        switch self {
+        case .helpRequested: return 0
+        case .itemsFileUnreadable: return 66
+        case .itemsFileInvalid: return 65
+        default: return 64
+        }
+    }
+}
+
+/// The `shopy-emulator` command line: option parsing, the usage text and the `--items` file.
+public enum EmulatorCommandLine {
+    public static let usage = """
+    usage: shopy-emulator [options]
+
+    Serves the Naver Shopping search API contract (GET /v1/search/shop.json) on loopback from
+    an offline catalog, with the API's errors, limits and injectable faults, so that clients
+    can be tested without the network. Prints one line first:
+        shopy-emulator listening on http://HOST:PORT
+    and runs until SIGINT or SIGTERM.
+
+    options:
+      --host ADDR          address to bind: IPv4/IPv6 literal or localhost (default 127.0.0.1)
+      --port N             port to bind, 0 for any free port (default 0)
+      --client-id ID       the X-Naver-Client-Id to accept (default emulator-id)
+      --client-secret S    the X-Naver-Client-Secret to accept (default emulator-secret)
+      --rate-limit N       429/012 when more than N requests arrive within one second
+                           (sliding window; default off)
+      --quota N            429/010 once more than N authenticated searches were made
+                           (default unlimited; /_emulator/reset starts a new "day")
+      --latency MS         wait MS milliseconds before every /v1 answer (default 0)
+      --fault KIND         inject a fault into searches that passed every check:
+                             500        500 with SE99 (system error)
+                             throttle   429 with 012 (rate limit)
+                             quota      429 with 010 (query limit)
+                             malformed  200 whose body is not JSON
+                             truncated  200 whose body stops at about half its Content-Length
+                             drop       close the connection without answering
+                             slow       headers and a few bytes, then one byte every 500 ms
+      --fault-count N      inject the fault into the first N such searches only (default all)
+      --retry-after S      add "Retry-After: S" to 429 and 5xx answers
+      --retired            answer shop.json with 404/SE05, as Naver has since 2026-07-31
+      --items FILE         serve the items of FILE (a JSON array of API items) instead of
+                           the built-in catalog of 340 recorded items
+      --log                one line per request on stderr (method, path, status, ms);
+                           the key headers are never printed
+      -h, --help           show this help
+
+    Credentials go in the X-Naver-Client-Id and X-Naver-Client-Secret headers. Control
+    endpoints (no keys needed, not counted as API requests):
+      GET /_emulator/stats   counters as JSON (requests, status, throttled, lastQuery,
+                             lastParams, maxInFlight, ...)
+      GET /_emulator/reset   zero the counters, the quota and the fault count
+
+    Exit status: 0 after a signal, 64 for a bad command line, 65/66 for an items file that
+    is not valid / not readable, 69 when the address cannot be bound.
+
+    """
+
+    /// Parses the arguments after the program name. Options take their value as the next
+    /// argument or after `=` (`--port=8080`); a repeated option's last value wins.
+    /// Throws `EmulatorCommandLineError.helpRequested` for `-h`/`--help`.
+    public static func parse(_ args: [String]) throws(EmulatorCommandLineError) -> EmulatorConfig {
+        var config = EmulatorConfig()
+        var index = 0
+        while index < args.count {
+            let argument = args[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument.count > 1 else { throw .unexpectedArgument(argument) }
+            var name = argument
+            var inlineValue: String? = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+
+            /// The option's value: after `=`, else the next argument.
+            func value() throws(EmulatorCommandLineError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < args.count else { throw .missingValue(option: name) }
+                index += 1
+                return args[index - 1]
+            }
+            func integer(_ range: ClosedRange<Int>, _ expected: String) throws(EmulatorCommandLineError) -> Int {
+                let text = try value()
+                guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(text), range.contains(n) else {
+                    throw .invalidValue(option: name, value: text, expected: expected)
+                }
+                return n
+            }
+            func flag() throws(EmulatorCommandLineError) -> Bool {
+                if inlineValue != nil { throw .unexpectedValue(option: name) }
+                return true
+            }
+
+            switch name {
+            case "-h", "--help":
+                throw .helpRequested
+            case "--host":
+                let host = try value()
+                guard SocketAddress(host: host, port: 0) != nil else {
+                    throw .invalidValue(option: name, value: host, expected: "an IPv4 or IPv6 address, or localhost")
+                }
+                config.host = host
+            case "--port":
+                config.port = try integer(0...65535, "a port number 0-65535")
+            case "--client-id":
+                let id = try value()
+                guard !id.isEmpty else { throw .invalidValue(option: name, value: id, expected: "a non-empty client id") }
+                config.clientID = id
+            case "--client-secret":
+                let secret = try value()
+                // Never echo a secret back, not even in an error message.
+                guard !secret.isEmpty else { throw .invalidValue(option: name, value: "", expected: "a non-empty client secret") }
+                config.clientSecret = secret
+            case "--rate-limit":
+                config.rateLimit = try integer(0...Int(Int32.max), "a number of requests per second (0 or more)")
+            case "--quota":
+                config.quota = try integer(0...Int(Int32.max), "a number of requests (0 or more)")
+            case "--latency":
+                config.latencyMilliseconds = try integer(0...3_600_000, "milliseconds (0-3600000)")
+            case "--fault":
+                let text = try value()
+                guard let fault = EmulatorFault(rawValue: text) else {
+                    throw .invalidValue(option: name, value: text,
+                                        expected: EmulatorFault.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                config.fault = fault
+            case "--fault-count":
+                config.faultCount = try integer(0...Int(Int32.max), "a number of requests (0 or more)")
+            case "--retry-after":
+                config.retryAfterSeconds = try integer(0...86_400, "seconds (0-86400)")
+            case "--retired":
+                config.retired = try flag()
+            case "--items":
+                let path = try value()
+                guard !path.isEmpty else { throw .invalidValue(option: name, value: path, expected: "a file path") }
+                config.itemsFile = path
+            case "--log":
+                config.log = try flag()
+            default:
+                throw .unknownOption(name)
+            }
+        }
+        if config.faultCount != nil && config.fault == nil { throw .faultCountWithoutFault }
+        return config
+    }
+
+    /// The catalog a config asks for: the `--items` file when given, else the embedded one.
+    /// Reading happens here rather than in `parse` so that parsing stays free of I/O.
+    public static func catalog(for config: EmulatorConfig) throws(EmulatorCommandLineError) -> Catalog {
+        guard let path = config.itemsFile else { return .embedded }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .itemsFileUnreadable(path: path)
+        }
+        do {
+            return try Catalog(json: [UInt8](data))
+        } catch {
+            throw .itemsFileInvalid(path: path, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the server could not start.
+public enum EmulatorServerError: Error, CustomStringConvertible, Sendable {
+    case alreadyStarted
+    case badAddress(host: String, port: Int)
+    case socket(host: String, port: Int, EmulatorSocketError)
+
+    public var description: String {
+        switch self {
+        case .alreadyStarted: return "the emulator was already started"
+        case .badAddress(let host, let port): return "cannot listen on \(host):\(port): not an IP address or port"
+        case .socket(let host, let port, let error): return "cannot listen on \(host):\(port): \(error)"
+        }
+    }
+}
+
+/// The emulator: an HTTP/1.1 server on plain POSIX sockets serving `SearchAPI`.
+///
+/// One thread accepts; each connection gets a thread of its own, so a slow or delayed answer
+/// (`--latency`, the `slow` fault) never holds up another. Every answer closes its connection,
+/// which keeps the protocol side trivially correct (no keep-alive, no pipelining).
+public final class EmulatorServer: Sendable {
+    public let config: EmulatorConfig
+    private let api: SearchAPI
+    private let state = Locked(ServerState())
+
+    /// How long a client may take to send its request head.
+    private static let readTimeoutMilliseconds = 10_000
+    /// How long one send may block on a client that does not read.
+    private static let sendTimeoutMilliseconds = 10_000
+
+    private struct ServerState {
+        var phase = Phase.idle
+        var listenFD: Int32 = -1
+        /// The stop pipe: writing to [1] wakes the accept loop.
+        var wakePipe: (Int32, Int32) = (-1, -1)
+        var port = 0
+        /// Open connections, shut down by `stop()` so their threads end promptly.
+        var connections: Set<Int32> = []
+        /// Signalled when the accept loop has ended and closed the listening socket.
+        var acceptLoopDone: DispatchSemaphore? = nil
+    }
+
+    private enum Phase { case idle, running, stopped }
+
+    public init(config: EmulatorConfig, catalog: Catalog = .embedded) {
+        self.config = config
+        self.api = SearchAPI(config: config, catalog: catalog)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// "http://127.0.0.1:PORT" once started (port 0 before).
+    public var baseURL: String {
+        "http://\(SocketAddress.urlHost(config.host)):\(port)"
+    }
+
+    /// The bound port; 0 before `start()`.
+    public var port: Int {
+        state.withLock { $0.port }
+    }
+
+    /// Binds, starts serving in the background and returns the port (the chosen one for port 0).
+    /// A server starts once; make a new one to serve again.
+    @discardableResult
+    public func start() throws(EmulatorServerError) -> Int {
+        guard let address = SocketAddress(host: config.host, port: config.port) else {
+            throw .badAddress(host: config.host, port: config.port)
+        }
+        let alreadyStarted = state.withLock { s -> Bool in
+            if s.phase != .idle { return true }
+            s.phase = .running
+            return false
+        }
+        if alreadyStarted { throw .alreadyStarted }
+        #if canImport(Darwin)
+        // Tests run the server in-process: make sure a vanished client cannot kill it.
+        signal(SIGPIPE, SIG_IGN)
+        #endif
+
+        let listenFD: Int32
+        do {
+            listenFD = try Socket.listen(on: address)
+        } catch {
+            state.withLock { $0.phase = .stopped }
+            throw .socket(host: config.host, port: config.port, error)
+        }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            let code = errno
+            close(listenFD)
+            state.withLock { $0.phase = .stopped }
+            throw .socket(host: config.host, port: config.port, EmulatorSocketError(operation: "pipe", code: code))
+        }
+        let port = Socket.localPort(of: listenFD) ?? config.port
+        let done = DispatchSemaphore(value: 0)
+        let wakeReadFD = pipeFDs[0]
+        state.withLock { s in
+            s.listenFD = listenFD
+            s.wakePipe = (pipeFDs[0], pipeFDs[1])
+            s.port = port
+            s.acceptLoopDone = done
+        }
+        let thread = Thread { [self] in
+            acceptLoop(listenFD: listenFD, wakeFD: wakeReadFD)
+            close(listenFD)
+            done.signal()
+        }
+        thread.name = "shopy-emulator accept"
+        thread.start()
+        return port
+    }
+
+    /// Stops accepting, cuts open connections and waits (briefly) until the port is released.
+    /// Safe to call more than once, and before `start()`.
+    public func stop() {
+        let (wasRunning, wakeFD, readFD, done) = state.withLock { s in
+            let wasRunning = s.phase == .running
+            s.phase = .stopped
+            let result = (wasRunning, s.wakePipe.1, s.wakePipe.0, s.acceptLoopDone)
+            // Shut down (not close) under the lock: the owning thread still closes its fd, so a
+            // number cannot be reused and hit by mistake.
+            for fd in s.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return result
+        }
+        guard wasRunning else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeFD, &byte, 1)
+        _ = done?.wait(timeout: .now() + 2)
+        close(wakeFD)
+        close(readFD)
+    }
+
+    private var isStopped: Bool {
+        state.withLock { $0.phase == .stopped }
+    }
+
+    // MARK: - Accepting
+
+    private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+        while Socket.waitReadable(listenFD, orWake: wakeFD) {
+            guard let fd = Socket.accept(listenFD) else { continue }
+            let accepted = state.withLock { s -> Bool in
+                guard s.phase == .running else { return false }
+                s.connections.insert(fd)
+                return true
+            }
+            guard accepted else {
+                close(fd)
+                break
+            }
+            let thread = Thread { [self] in
+                serve(fd)
+                state.withLock { _ = $0.connections.remove(fd) }
+                close(fd)
+            }
+            thread.name = "shopy-emulator connection"
+            thread.start()
+        }
+    }
+
+    // MARK: - One connection
+
+    private func serve(_ fd: Int32) {
+        Socket.setTimeout(fd, option: SO_RCVTIMEO, milliseconds: EmulatorServer.readTimeoutMilliseconds)
+        Socket.setTimeout(fd, option: SO_SNDTIMEO, milliseconds: EmulatorServer.sendTimeoutMilliseconds)
+        let began = DispatchTime.now().uptimeNanoseconds
+
+        let request: ParsedRequest
+        switch readRequest(fd) {
+        case .closed:
+            return
+        case .refused(let status, let message):
+            let body = JSONWriter.serialize(WireErrorBody(errorMessage: message, errorCode: String(status)).json)
+            let response = ServerResponse(status: status, body: body)
+            _ = Socket.sendAll(fd, (response.head() + body)[...])
+            lingeringClose(fd)
+            log("- -", status: String(status), began: began)
+            return
+        case .request(let parsed):
+            request = parsed
+        }
+
+        let reply = api.reply(to: request)
+        if reply.isAPI && config.latencyMilliseconds > 0 {
+            Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
+        }
+        deliver(reply, to: fd)
+        if reply.isAPI { api.finish() }
+        let status = reply.delivery == .drop ? "-" : String(reply.response.status)
+        let note = reply.delivery == .whole ? "" : " (\(reply.delivery.rawValue))"
+        log("\(request.method) \(EmulatorServer.loggable(request))", status: status + note, began: began)
+    }
+
+    private enum ReadResult {
+        case request(ParsedRequest)
+        case refused(status: Int, message: String)
+        case closed
+    }
+
+    /// Reads until the blank line that ends the head, then reads and discards a small announced
+    /// body: a body left unread would make `close` reset the connection, and the client could
+    /// lose the answer.
+    private func readRequest(_ fd: Int32) -> ReadResult {
+        var buffer: [UInt8] = []
+        var headEnd: Int? = nil
+        while headEnd == nil {
+            guard let chunk = Socket.receive(fd), !chunk.isEmpty else { return .closed }
+            let searchFrom = max(0, buffer.count - 3)
+            buffer += chunk
+            headEnd = RequestParser.headEnd(in: buffer, from: searchFrom)
+            if headEnd == nil && buffer.count > RequestParser.maxHeadBytes {
+                return .refused(status: 431, message: "Request header fields too large")
+            }
+        }
+        let end = headEnd!
+        let request: ParsedRequest
+        do {
+            request = try RequestParser.parse(head: buffer[..<end])
+        } catch .unsupportedVersion {
+            return .refused(status: 505, message: "HTTP version not supported: use HTTP/1.1")
+        } catch {
+            return .refused(status: 400, message: "Bad request: the request line or a header field is malformed")
+        }
+        if var remaining = request.contentLength.map({ min($0, 1 << 20) - (buffer.count - end) }) {
+            while remaining > 0, let chunk = Socket.receive(fd, max: min(remaining, 64 * 1024)), !chunk.isEmpty {
+                remaining -= chunk.count
+            }
+        }
+        return .request(request)
+    }
+
+    private func deliver(_ reply: Reply, to fd: Int32) {
+        let response = reply.response
+        switch reply.delivery {
+        case .whole:
+            _ = Socket.sendAll(fd, (response.head() + response.body)[...])
+            lingeringClose(fd)
+        case .truncated:
+            let half = response.body.count / 2
+            _ = Socket.sendAll(fd, (response.head() + response.body.prefix(half))[...])
+            lingeringClose(fd)
+        case .drop:
+            shutdown(fd, Int32(SHUT_RDWR))
+        case .slow:
+            let body = response.body
+            let first = min(16, body.count)
+            guard Socket.sendAll(fd, (response.head() + body.prefix(first))[...]) else { return }
+            let interval = Double(max(1, config.slowByteIntervalMilliseconds)) / 1000
+            var next = first
+            while next < body.count && !isStopped {
+                Thread.sleep(forTimeInterval: interval)
+                guard !isStopped, Socket.sendAll(fd, body[next..<(next + 1)]) else { return }
+                next += 1
+            }
+            lingeringClose(fd)
+        }
+    }
+
+    /// Half-closes, then waits briefly for the client to close its side, so that the answer is
+    /// delivered in full even when the client still had bytes in flight.
+    private func lingeringClose(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        Socket.setTimeout(fd, option: SO_RCVTIMEO, milliseconds: 1000)
+        var budget = 1 << 20
+        while budget > 0, let chunk = Socket.receive(fd, max: 16 * 1024), !chunk.isEmpty {
+            budget -= chunk.count
+        }
+    }
+
+    // MARK: - Log
+
+    /// The request target for the log, with the value of any parameter whose name mentions a
+    /// secret or key blanked. The credential headers are never logged at all.
+    static func loggable(_ request: ParsedRequest) -> String {
+        guard !request.rawQuery.isEmpty else { return request.path }
+        let pieces = request.rawQuery.split(separator: 0x26, omittingEmptySubsequences: false).map { piece -> String in
+            let text = String(decoding: piece, as: UTF8.self)
+            guard let equals = text.firstIndex(of: "=") else { return text }
+            let name = text[..<equals].lowercased()
+            return name.contains("secret") || name.contains("key") ? "\(text[..<equals])=***" : text
+        }
+        return request.path + "?" + pieces.joined(separator: "&")
+    }
+
+    private func log(_ what: String, status: String, began: UInt64) {
+        guard config.log else { return }
+        let ms = (DispatchTime.now().uptimeNanoseconds - began) / 1_000_000
+        let line = Array("shopy-emulator: \(what) \(status) \(ms)ms\n".utf8)
+        // One write per line: lines from concurrent connections do not interleave.
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+
+/// `shopy likes`: the liked products, and their export, import and clearing.
+public struct LikesCommand: Command {
+    public enum Sort: String, CaseIterable, Sendable {
+        case recent, price, title
+    }
+
+    public static let spec = CommandSpec(
+        name: "likes",
+        abstract: "List liked products; export, import or clear them.",
+        discussion: "The table shows each like's productId, for 'shopy unlike --id'. JSON items carry likedAt and likedPrice (the price when liked).",
+        options: [
+            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first) or title.",
+                       choices: Sort.allCases.map(\.rawValue)),
+            CommonOptions.format, CommonOptions.json,
+        ],
+        examples: ["shopy likes", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
+                   "shopy likes import likes-backup.json", "shopy likes clear --yes"])
+
+    public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self] }
+
+    public var sort: Sort
+    public var format: OutputFormat?
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        if let first = parsed.positionals.first {
+            let names = Self.subcommands.map { $0.spec.name }
+            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy likes \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
+            throw UsageError("unknown subcommand 'likes \(Sanitizer.clean(first))'", hint: hint)
+        }
+        sort = try parsed.value("sort").map { v throws(UsageError) in
+            try ArgumentParser.choice(v, option: "sort", as: Sort.self, allowed: Sort.allCases)
+        } ?? .recent
+        format = try CommonOptions.format(parsed)
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let store = LikeSupport.store(context)
+        let likes: [Like] = try store.read { settings in try settings.likes.all() }
+        let sorted = Self.sorted(likes, by: sort)
+        let items = sorted.enumerated().map { i, like in
+            ListedItem(rank: i + 1, product: like.product,
+                       extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))])
+        }
+        let io = context.io
+        switch format ?? OutputFormat.defaultFor(io) {
+        case .json:
+            var o = JSONObject()
+            o.appendUnchecked("sort", .string(sort.rawValue))
+            o.appendUnchecked("count", .int(items.count))
+            o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
+            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
+        case .jsonl: io.stdout.write(Render.jsonl(items))
+        case .tsv: io.stdout.write(Render.tsv(items))
+        case .csv: io.stdout.write(Render.csv(items))
+        case .table:
+            if items.isEmpty {
+                io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
+            } else {
+                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true) { io.stdout.line(line) }
+                io.stdout.line(Style.dim.apply("\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue)", enabled: io.useColor))
+            }
+        }
+        return .ok
+    }
+
+    static func sorted(_ likes: [Like], by sort: Sort) -> [Like] {
+        let indexed = Array(likes.enumerated())
+        let ordered: [(offset: Int, element: Like)]
+        switch sort {
+        case .recent:
+            ordered = indexed.sorted { a, b in
+                a.element.likedAt != b.element.likedAt ? a.element.likedAt > b.element.likedAt : a.offset > b.offset
+            }
+        case .price:
+            ordered = indexed.sorted { a, b in
+                switch (a.element.product.price, b.element.product.price) {
+                case let (x?, y?) where x != y: return x < y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: return a.offset < b.offset
+                }
+            }
+        case .title:
+            let keys = likes.map { $0.product.title.lowercased() }
+            ordered = indexed.sorted { a, b in
+                keys[a.offset] != keys[b.offset] ? keys[a.offset] < keys[b.offset] : a.offset < b.offset
+            }
+        }
+        return ordered.map(\.element)
+    }
+}
+
+/// The export format: the stored likes with a schema version and a time.
+enum LikesFile {
+    static let schema = 1
+
+    static func export(_ likes: LikeCollection, at time: String) -> [UInt8] {
+        var out = Array("{\"schema\":\(schema),\n\"exportedAt\":\"\(time)\",\n\"likes\":".utf8)
+        out += likes.encodeStored()
+        out += Array("}\n".utf8)
+        return out
+    }
+
+    /// Reads an export (or a bare array of likes), checking every like before anything changes.
+    static func parse(_ bytes: [UInt8], path: String) throws(StoreError) -> [Like] {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw .invalidImport(path: path, problem: error.reason == .empty ? "it is empty" : "it is not valid JSON: \(error)")
+        }
+        let array: [JSONValue]
+        switch json {
+        case .array(let values):
+            array = values
+        case .object(let object):
+            if let schema = object["schema"] {
+                guard let version = schema.intValue, version >= 1 else { throw .invalidImport(path: path, problem: "its \"schema\" is not a version number") }
+                if version > Self.schema { throw .invalidImport(path: path, problem: "it has schema version \(version), newer than this shopy knows (\(Self.schema))") }
+            }
+            guard case .array(let values)? = object["likes"] else {
+                throw .invalidImport(path: path, problem: "it has no \"likes\" list")
+            }
+            array = values
+        default:
+            throw .invalidImport(path: path, problem: "it is \(json.kindName), not a likes export")
+        }
+        var likes: [Like] = []
+        for (i, value) in array.enumerated() {
+            do {
+                likes.append(try Like(json: value))
+            } catch {
+                throw .invalidImport(path: path, problem: "like \(i + 1) \(error.problem)")
+            }
+        }
+        return likes
+    }
+}
+
+/// `shopy likes export [FILE]`
+public struct LikesExportCommand: Command {
+    public static let spec = CommandSpec(
+        name: "export",
+        abstract: "Write the likes as JSON to FILE, or to stdout.",
+        arguments: [ArgumentSpec("file", help: "Where to write (replaced atomically, mode 0600). Default or '-': stdout.", optional: true)],
+        examples: ["shopy likes export > likes.json", "shopy likes export ~/likes-2026-11.json"])
+
+    public var file: String?
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count <= 1 else { throw UsageError("likes export takes one FILE at most") }
+        file = parsed.positionals.first.flatMap { $0 == "-" ? nil : $0 }
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let store = LikeSupport.store(context)
+        let (bytes, count) = try store.read { settings in
+            let likes = settings.likes
+            return (LikesFile.export(likes, at: Like.timestamp(context.io.now())), likes.count)
+        }
+        if let file {
+            let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
+            try FileIO.atomicWrite(bytes, to: path)
+            context.io.stderr.line("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
+        } else {
+            context.io.stdout.write(bytes: bytes)
+        }
+        return .ok
+    }
+}
+
+/// `shopy likes import FILE`
+public struct LikesImportCommand: Command {
+    public static let spec = CommandSpec(
+        name: "import",
+        abstract: "Merge likes from an export file: new ones are added, liked ones kept as they are.",
+        discussion: "productId is the key; an existing like keeps its likedAt. A file with any malformed like is rejected whole, and nothing changes. Importing the same file twice equals importing it once.",
+        arguments: [ArgumentSpec("file", help: "An export of 'shopy likes export' (or a JSON array of likes); '-' reads stdin.")],
+        examples: ["shopy likes import likes.json"])
+
+    public var file: String
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count == 1 else { throw UsageError("likes import needs exactly one FILE", hint: "e.g. shopy likes import likes.json") }
+        file = parsed.positionals[0]
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let bytes: [UInt8]
+        let shown: String
+        if file == "-" {
+            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+            shown = "stdin"
+        } else {
+            let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
+            guard let read = try FileIO.read(path) else { throw StoreError.notFound("no such file: \(file)") }
+            bytes = read
+            shown = file
+        }
+        let incoming = try LikesFile.parse(bytes, path: shown)
+        let now = Like.timestamp(context.io.now())
+        let store = LikeSupport.store(context)
+        let (added, kept) = try store.update([.likes]) { settings in
+            var likes = settings.likes
+            var added = 0, kept = 0
+            for var like in incoming {
+                if like.likedAt.isEmpty { like.likedAt = now }
+                if likes.add(like) { added += 1 } else { kept += 1 }
+            }
+            if added > 0 { settings.likes = likes }
+            return (added, kept)
+        }
+        context.io.stdout.line("imported \(Money.grouped(incoming.count)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
+        return .ok
+    }
+}
+
+/// `shopy likes clear --yes`
+public struct LikesClearCommand: Command {
+    public static let spec = CommandSpec(
+        name: "clear",
+        abstract: "Remove every like, after writing a backup file.",
+        options: [OptionSpec("yes", help: "Confirm. Without it nothing is removed.")],
+        examples: ["shopy likes clear --yes"])
+
+    public var confirmed: Bool
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.isEmpty else { throw UsageError("likes clear takes no arguments") }
+        confirmed = parsed.flag("yes")
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let store = LikeSupport.store(context)
+        let now = context.io.now()
+        let result: (Int, String?) = try store.update([.likes]) { settings in
+            let likes = settings.likes
+            guard !likes.isEmpty else { return (0, nil) }
+            guard confirmed else {
+                throw UsageError("clearing \(Money.grouped(likes.count)) like\(likes.count == 1 ? "" : "s") needs --yes",
+                                 hint: "shopy likes clear --yes (a backup file is written first)")
+            }
+            let stamp = Like.timestamp(now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+            var backup = store.directory + "/likes-backup-\(stamp).json"
+            var n = 1
+            while FileManager.default.fileExists(atPath: backup) {
+                n += 1
+                backup = store.directory + "/likes-backup-\(stamp)-\(n).json"
+            }
+            try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now)), to: backup)
+            var empty = likes
+            empty.removeAll()
+            settings.likes = empty
+            return (likes.count, backup)
+        }
+        if let backup = result.1 {
+            context.io.stdout.line("cleared \(Money.grouped(result.0)) like\(result.0 == 1 ? "" : "s"); backup: \(backup)")
+            context.io.stdout.line("restore with: shopy likes import \(backup)")
+        } else {
+            context.io.stdout.line("no likes to clear")
+        }
+        return .ok
+    }
+}

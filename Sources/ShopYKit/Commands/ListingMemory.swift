@@ -1,0 +1,43 @@
+/// What listings (search, popular, rank) keep in the store: liked marks in, the rows and the
+/// history out. A damaged store does not stop a listing: it prints, with a warning, and its
+/// marks are left out rather than guessed.
+struct ListingMemory {
+    let context: Context
+    let store: SettingsStore
+
+    init(context: Context) {
+        self.context = context
+        self.store = SettingsStore(environment: context.io.environment)
+    }
+
+    /// The liked productIds, or nil (with a warning) when the likes cannot be read.
+    func likedIDs() -> Set<String>? {
+        do {
+            return Set(try store.read { $0.likes.ids })
+        } catch {
+            warn(error, "liked items are not marked")
+            return nil
+        }
+    }
+
+    /// Saves the rows for `shopy like ROW`, and the query in the history when recording is on.
+    func remember(_ description: String, rows: [LastListing.Row], query: String?) {
+        let now = Like.timestamp(context.io.now())
+        do {
+            try store.update([.state]) { settings in
+                settings.lastListing = LastListing(command: description, savedAt: now, rows: rows)
+                if let query, settings.historyEnabled {
+                    settings.history = HistoryEntry.record(query, at: now, in: settings.history)
+                }
+            }
+        } catch {
+            warn(error, "rows of this listing cannot be liked by number")
+        }
+    }
+
+    private func warn(_ error: Error, _ consequence: String) {
+        let message = (error as? ShopyError)?.message ?? "\(error)"
+        context.io.stderr.line("shopy: warning: \(Sanitizer.clean(message)); \(consequence)")
+        if let hint = (error as? ShopyError)?.hint { context.io.stderr.line("hint: \(Sanitizer.clean(hint))") }
+    }
+}

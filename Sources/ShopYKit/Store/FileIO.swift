@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Durable file operations on POSIX: Foundation's atomic write on Linux neither keeps
+/// permissions nor syncs the directory, so shopy does it by hand.
+public enum FileIO {
+    /// Where shopy keeps its files: SHOPY_HOME, else $XDG_DATA_HOME/shopy, else ~/.local/share/shopy.
+    public static func home(environment: [String: String]) -> String {
+        if let home = environment["SHOPY_HOME"], !home.isEmpty { return home }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty, xdg.hasPrefix("/") { return xdg + "/shopy" }
+        let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return user + "/.local/share/shopy"
+    }
+
+    /// Creates `path` (and parents) with mode 0700 when missing.
+    public static func ensureDirectory(_ path: String) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue { throw .io(path: path, operation: "use the directory", errno: ENOTDIR) }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path && parent != "/" { try ensureDirectory(parent) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .io(path: path, operation: "create the directory", errno: errno) }
+    }
+
+    /// The whole file, or nil when it does not exist.
+    public static func read(_ path: String) throws(StoreError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw .io(path: path, operation: "open", errno: errno)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0))
+        var offset = 0
+        while true {
+            if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: 64 * 1024)) }
+            let n = bytes.withUnsafeMutableBytes { raw in
+                #if canImport(Glibc)
+                Glibc.read(fd, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.read(fd, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            offset += n
+        }
+        bytes.removeSubrange(offset...)
+        return bytes
+    }
+
+    /// Replaces `path` atomically: a temp file in the same directory (O_EXCL, mode 0600), a full
+    /// write loop, fsync, rename over the target, fsync of the directory. A crash at any moment
+    /// leaves either the old file or the new one, never a mix.
+    public static func atomicWrite(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(StoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var fd: Int32 = -1
+        var temp = ""
+        for _ in 0..<8 {
+            temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw .io(path: path, operation: "create a temporary file for", errno: errno) }
+        var ok = false
+        defer {
+            if !ok {
+                close(fd)
+                unlink(temp)
+            }
+        }
+        // The umask may have narrowed the mode; we want exactly `mode`.
+        if fchmod(fd, mode) != 0 { throw .io(path: temp, operation: "set permissions of", errno: errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "write", errno: errno)
+            }
+            offset += n
+        }
+        if fsync(fd) != 0 { throw .io(path: path, operation: "sync", errno: errno) }
+        if close(fd) != 0 {
+            let code = errno
+            ok = true
+            unlink(temp)
+            throw .io(path: path, operation: "close", errno: code)
+        }
+        ok = true
+        if rename(temp, path) != 0 {
+            let code = errno
+            unlink(temp)
+            throw .io(path: path, operation: "replace", errno: code)
+        }
+        syncDirectory(directory)
+    }
+
+    /// fsync of a directory makes a rename in it durable.
+    public static func syncDirectory(_ directory: String) {
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Permission bits of a file, or nil when missing.
+    public static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+}
+
+/// An exclusive advisory lock (flock) on a sidecar lock file that is never replaced, plus an
+/// in-process lock, since flock does not order threads of one process reliably.
+public final class FileLock {
+    private static let registry = NSLock()
+    nonisolated(unsafe) private static var processLocks: [String: NSLock] = [:]
+
+    private let fd: Int32
+    private let processLock: NSLock
+
+    /// Blocks until the lock is ours.
+    public init(path: String) throws(StoreError) {
+        FileLock.registry.lock()
+        let lock = FileLock.processLocks[path] ?? NSLock()
+        FileLock.processLocks[path] = lock
+        FileLock.registry.unlock()
+        processLock = lock
+        processLock.lock()
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            processLock.unlock()
+            throw .io(path: path, operation: "open the lock file", errno: code)
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            processLock.unlock()
+            throw .io(path: path, operation: "lock", errno: code)
+        }
+        self.fd = fd
+    }
+
+    /// Releases the lock (closing the descriptor drops the flock).
+    public func release() {
+        close(fd)
+        processLock.unlock()
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+
+/// A liked product: the full snapshot at the time of the like, so likes work when the source is
+/// offline or retired.
+public struct Like: Equatable, Sendable {
+    public var product: Product
+    /// ISO 8601 in UTC (`2026-11-29T20:33:43Z`): sorts as text.
+    public var likedAt: String
+    /// The price when liked.
+    public var likedPrice: Int?
+
+    public init(product: Product, likedAt: String, likedPrice: Int?) {
+        self.product = product
+        self.likedAt = likedAt
+        self.likedPrice = likedPrice
+    }
+
+    /// The stored form: the item schema of search's JSON (without rank), then likedAt and
+    /// likedPrice. productId comes first so the store can find ids without decoding.
+    public var json: JSONValue {
+        let p = product
+        var o = JSONObject()
+        o.appendUnchecked("productId", .string(p.productId))
+        o.appendUnchecked("title", .string(p.title))
+        o.appendUnchecked("price", .int(orNull: p.price))
+        o.appendUnchecked("highPrice", .int(orNull: p.highPrice))
+        o.appendUnchecked("mall", .string(orNull: p.mall))
+        o.appendUnchecked("brand", .string(orNull: p.brand))
+        o.appendUnchecked("maker", .string(orNull: p.maker))
+        o.appendUnchecked("categories", .array(p.categories.map(JSONValue.string)))
+        o.appendUnchecked("productType", .int(orNull: p.productType))
+        o.appendUnchecked("link", .string(orNull: p.link))
+        o.appendUnchecked("image", .string(orNull: p.image))
+        o.appendUnchecked("likedAt", .string(likedAt))
+        o.appendUnchecked("likedPrice", .int(orNull: likedPrice))
+        return .object(o)
+    }
+
+    /// Strict decoding of a stored or imported like; `problem` says what is wrong.
+    public init(json: JSONValue) throws(StoredValueError) {
+        guard case .object(let o) = json else { throw StoredValueError("is \(json.kindName), not a like object") }
+        func string(_ key: String, required: Bool = false) throws(StoredValueError) -> String? {
+            switch o[key] {
+            case .string(let s)?: return s
+            case nil, .null?:
+                if required { throw StoredValueError("has no \"\(key)\"") }
+                return nil
+            case let other?: throw StoredValueError("has \(other.kindName) for \"\(key)\"")
+            }
+        }
+        func int(_ key: String) throws(StoredValueError) -> Int? {
+            switch o[key] {
+            case nil, .null?: return nil
+            case .number(let n)?:
+                guard let value = Int(n) else { throw StoredValueError("has a non-integer \"\(key)\"") }
+                return value
+            case let other?: throw StoredValueError("has \(other.kindName) for \"\(key)\"")
+            }
+        }
+        guard let id = try string("productId", required: true), !id.isEmpty else { throw StoredValueError("has an empty \"productId\"") }
+        var categories: [String] = []
+        switch o["categories"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            for value in values {
+                guard case .string(let s) = value else { throw StoredValueError("has a non-string category") }
+                categories.append(s)
+            }
+        case let other?: throw StoredValueError("has \(other.kindName) for \"categories\"")
+        }
+        product = Product(productId: id, title: try string("title") ?? "", price: try int("price"), highPrice: try int("highPrice"),
+                          mall: try string("mall"), brand: try string("brand"), maker: try string("maker"), categories: categories,
+                          productType: try int("productType"), link: try string("link"), image: try string("image"))
+        likedAt = try string("likedAt") ?? ""
+        likedPrice = try int("likedPrice")
+    }
+
+    /// `2026-11-29T20:33:43Z`.
+    public static func timestamp(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
+
+/// The likes as stored: a JSON array, one like a line. Liking and unliking work on the raw
+/// lines: the store is validated and the ids are read without decoding every like, and the lines
+/// that did not change are written back as they were. (Codable on 10,000 likes costs ~200 ms on
+/// Linux; this costs a few.)
+public struct LikeCollection: RawStorable, Codable, Sendable {
+    private struct Element: Sendable {
+        var id: String
+        var bytes: ArraySlice<UInt8>
+    }
+
+    private var elements: [Element] = []
+
+    public init() {}
+
+    public var count: Int { elements.count }
+    public var isEmpty: Bool { elements.isEmpty }
+    public var ids: [String] { elements.map(\.id) }
+
+    public func contains(_ id: String) -> Bool { elements.contains { $0.id == id } }
+
+    /// Adds a like unless its product is liked already; true when added.
+    @discardableResult
+    public mutating func add(_ like: Like) -> Bool {
+        guard !contains(like.product.productId) else { return false }
+        elements.append(Element(id: like.product.productId, bytes: ArraySlice(JSONWriter.serialize(like.json))))
+        return true
+    }
+
+    /// Removes the like of `id`; returns it (decoded) when there was one.
+    @discardableResult
+    public mutating func remove(_ id: String) -> Like? {
+        guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
+        let removed = try? LikeCollection.decode(elements[index].bytes)
+        elements.remove(at: index)
+        return removed
+    }
+
+    public mutating func removeAll() { elements.removeAll() }
+
+    /// The like of `id`, decoded.
+    public func like(_ id: String) throws(StoredValueError) -> Like? {
+        guard let element = elements.first(where: { $0.id == id }) else { return nil }
+        return try LikeCollection.decode(element.bytes)
+    }
+
+    /// Every like, decoded, in stored order (oldest first).
+    public func all() throws(StoredValueError) -> [Like] {
+        var likes: [Like] = []
+        likes.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            do {
+                likes.append(try LikeCollection.decode(element.bytes))
+            } catch {
+                throw StoredValueError("item \(i + 1) \(error.problem)")
+            }
+        }
+        return likes
+    }
+
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(StoredValueError) -> Like {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw StoredValueError("is not valid JSON: \(error)")
+        }
+        return try Like(json: json)
+    }
+
+    // MARK: RawStorable
+
+    public static func decodeStored(_ bytes: [UInt8]) throws(StoredValueError) -> LikeCollection {
+        var collection = LikeCollection()
+        let shared = ArraySlice(bytes)
+        let result: Result<Void, StoredValueError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            var index = 0
+            do throws(JSONParseError) {
+                var failure: StoredValueError?
+                try parser.forEachElement { start, parser throws(JSONParseError) in
+                    index += 1
+                    let range = try parser.skipValue()
+                    if failure != nil { return }
+                    guard let id = LikeCollection.productId(in: buffer, range) else {
+                        failure = StoredValueError("item \(index) has no productId string")
+                        return
+                    }
+                    collection.elements.append(Element(id: id, bytes: shared[range]))
+                }
+                try parser.expectEnd()
+                if let failure { return .failure(failure) }
+                return .success(())
+            } catch {
+                return .failure(StoredValueError("is not a valid list: \(error)"))
+            }
+        }
+        try result.get()
+        return collection
+    }
+
+    public func encodeStored() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(elements.reduce(4) { $0 + $1.bytes.count + 2 })
+        out.append(UInt8(ascii: "["))
+        for (i, element) in elements.enumerated() {
+            out.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+            out.append(contentsOf: element.bytes)
+        }
+        out.append(contentsOf: elements.isEmpty ? [] : [0x0A])
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// The productId of an object: the fast path reads `{"productId":"…"` at the start, as
+    /// shopy writes it; otherwise the object's members are walked.
+    private static func productId(in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        let prefix = Array("{\"productId\":\"".utf8)
+        if range.count > prefix.count, buffer[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix) {
+            var end = range.lowerBound + prefix.count
+            while end < range.upperBound, buffer[end] != UInt8(ascii: "\""), buffer[end] != UInt8(ascii: "\\") { end += 1 }
+            if end < range.upperBound, buffer[end] == UInt8(ascii: "\"") {
+                let id = String(decoding: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + prefix.count)..<end]), as: UTF8.self)
+                return id.isEmpty ? nil : id
+            }
+        }
+        guard let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[range])),
+              case .string(let id)? = value["productId"], !id.isEmpty else { return nil }
+        return id
+    }
+
+    // MARK: Codable (the store itself uses the raw codec above)
+
+    public init(from decoder: Decoder) throws {
+        for like in try decoder.singleValueContainer().decode([Like].self) { add(like) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(try all())
+    }
+}
+
+/// Codable in the same flat shape as `Like.json`.
+extension Like: Codable {
+    private enum Keys: String, CodingKey { case likedAt, likedPrice }
+
+    public init(from decoder: Decoder) throws {
+        product = try Product(from: decoder)
+        let container = try decoder.container(keyedBy: Keys.self)
+        likedAt = try container.decodeIfPresent(String.self, forKey: .likedAt) ?? ""
+        likedPrice = try container.decodeIfPresent(Int.self, forKey: .likedPrice)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try product.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(likedAt, forKey: .likedAt)
+        try container.encodeIfPresent(likedPrice, forKey: .likedPrice)
+    }
+}
+
+extension StoredValueError: CustomStringConvertible {
+    public var description: String { problem }
+}
+
+/// A search remembered in the history.
+public struct HistoryEntry: Codable, Equatable, Sendable {
+    public var query: String
+    /// ISO 8601 UTC.
+    public var at: String
+
+    public init(query: String, at: String) {
+        self.query = query
+        self.at = at
+    }
+
+    public static let limit = 100
+
+    /// Adds `query` as the most recent, removing older duplicates, keeping at most `limit`.
+    public static func record(_ query: String, at: String, in history: [HistoryEntry]) -> [HistoryEntry] {
+        var updated = [HistoryEntry(query: query, at: at)]
+        updated += history.filter { $0.query != query }
+        return Array(updated.prefix(limit))
+    }
+}
+
+/// The rows of the last listing, so that `shopy like 3` means the third row printed.
+public struct LastListing: Codable, Equatable, Sendable {
+    public struct Row: Codable, Equatable, Sendable {
+        /// The row as printed: `21`, or `2.3` for section 2, rank 3 of a popular listing.
+        public var row: String
+        public var product: Product
+
+        public init(row: String, product: Product) {
+            self.row = row
+            self.product = product
+        }
+    }
+
+    /// What produced it, e.g. `search 방충망 (page 2)`.
+    public var command: String
+    public var savedAt: String
+    public var rows: [Row]
+
+    public init(command: String, savedAt: String, rows: [Row]) {
+        self.command = command
+        self.savedAt = savedAt
+        self.rows = rows
+    }
+}

@@ -1,0 +1,509 @@
+import Foundation
+import XCTest
+@testable import ShopYEmulator
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The emulator over real loopback sockets. Each test starts its own in-process server on an
+/// ephemeral port and talks to it with the raw-socket client below, so what is checked is
+/// exactly the bytes on the wire (URLSession would hide truncation, drops and bad framing).
+final class EmulatorTests: XCTestCase {
+    static let auth = [("X-Naver-Client-Id", "emulator-id"), ("X-Naver-Client-Secret", "emulator-secret")]
+
+    // MARK: - Searching
+
+    func testSearchAnswersWithBoldedItemsAndEchoesPaging() throws {
+        let server = try startServer()
+        let response = search(server, "query=\(encode("방충망"))&display=3&start=2")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertEqual(response.headers["connection"], "close")
+        XCTAssertEqual(response.headers["content-length"], String(response.body.count))
+        let body = try XCTUnwrap(response.json)
+        XCTAssertGreaterThan(try XCTUnwrap(body["total"]?.intValue), 3)
+        XCTAssertEqual(body["start"]?.intValue, 2)
+        XCTAssertEqual(body["display"]?.intValue, 3)
+        let items = try XCTUnwrap(body["items"]?.arrayValue)
+        XCTAssertEqual(items.count, 3)
+        for item in items {
+            XCTAssertTrue(try XCTUnwrap(item["title"]?.stringValue).contains("<b>방충망</b>"))
+            XCTAssertNotNil(item["productId"]?.stringValue)
+        }
+        let date = try XCTUnwrap(body["lastBuildDate"]?.stringValue)
+        XCTAssertTrue(date.hasSuffix(" +0900"), date)
+        XCTAssertEqual(date.count, "Sun, 29 Nov 2026 20:33:43 +0900".count, date)
+    }
+
+    func testDefaultsFilterAndExclude() throws {
+        let server = try startServer()
+        let plain = try XCTUnwrap(search(server, "query=\(encode("방충망"))").json)
+        XCTAssertEqual(plain["start"]?.intValue, 1)
+        XCTAssertEqual(plain["display"]?.intValue, min(10, plain["total"]?.intValue ?? 0))
+        let filtered = search(server, "query=\(encode("방충망"))&filter=naverpay&exclude=used:rental:bogus&sort=asc")
+        XCTAssertEqual(filtered.status, 200)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(filtered.json?["total"]?.intValue), try XCTUnwrap(plain["total"]?.intValue))
+    }
+
+    func testLastBuildDateIsKST() {
+        XCTAssertEqual(SearchAPI.lastBuildDate(0), "Thu, 01 Jan 1970 09:00:00 +0900")
+        XCTAssertEqual(SearchAPI.lastBuildDate(1_619_476_299), "Tue, 27 Apr 2021 07:31:39 +0900")
+    }
+
+    // MARK: - Errors in the contract's order
+
+    func testParameterErrors() throws {
+        let server = try startServer()
+        let cases: [(String, String)] = [
+            ("", "SE01"), ("query=", "SE01"), ("query=+", "SE01"), ("display=5", "SE01"),
+            ("query=a&display=0", "SE02"), ("query=a&display=101", "SE02"), ("query=a&display=ten", "SE02"),
+            ("query=a&display=", "SE02"), ("query=a&display=-1", "SE02"),
+            ("query=a&start=0", "SE03"), ("query=a&start=1001", "SE03"),
+            ("query=a&sort=price", "SE04"), ("query=a&sort=SIM", "SE04"),
+            ("query=%ZZ", "SE06"), ("query=%FF", "SE06"), ("query=a%", "SE06"), ("query=a&sort=%E0%80", "SE06"),
+            // The first failing check in the API's order wins.
+            ("query=a&display=0&sort=bad", "SE02"), ("query=&sort=%ZZ", "SE06"),
+        ]
+        for (query, code) in cases {
+            let response = search(server, query)
+            XCTAssertEqual(response.status, 400, query)
+            XCTAssertEqual(errorCode(response), code, query)
+        }
+        let edges = search(server, "query=a&display=100&start=1000&sort=dsc")
+        XCTAssertEqual(edges.status, 200)
+        XCTAssertEqual(errorBody(search(server, "query=%ZZ"))?.errorMessage, "Malformed encoding (잘못된 형식의 인코딩입니다.)")
+    }
+
+    func testAuthenticationFailures() throws {
+        let server = try startServer()
+        let expected = WireErrorBody(errorMessage: "Not Exist Client ID : Authentication failed. (인증에 실패했습니다.)", errorCode: "024")
+        let none = request(server, "/v1/search/shop.json?query=a", headers: [])
+        XCTAssertEqual(none.status, 401)
+        XCTAssertEqual(errorBody(none), expected)
+        let wrong = request(server, "/v1/search/shop.json?query=a",
+                            headers: [("X-Naver-Client-Id", "emulator-id"), ("X-Naver-Client-Secret", "nope")])
+        XCTAssertEqual(wrong.status, 401)
+        XCTAssertEqual(errorBody(wrong), expected)
+        // Header names are case-insensitive.
+        let lower = request(server, "/v1/search/shop.json?query=a",
+                            headers: [("x-naver-client-id", "emulator-id"), ("X-NAVER-CLIENT-SECRET", "emulator-secret")])
+        XCTAssertEqual(lower.status, 200)
+    }
+
+    func testUnknownPathsAndRetiredModeAnswerSE05() throws {
+        let server = try startServer()
+        let other = request(server, "/v1/search/blog.json?query=a")
+        XCTAssertEqual(other.status, 404)
+        XCTAssertEqual(errorBody(other), WireErrorBody(errorMessage: "Invalid search api (존재하지 않는 검색 api 입니다.)", errorCode: "SE05"))
+
+        let retired = try startServer { $0.retired = true }
+        let shop = search(retired, "query=a")
+        XCTAssertEqual(shop.status, 404)
+        XCTAssertEqual(errorCode(shop), "SE05")
+    }
+
+    func testNonGetIs405() throws {
+        let server = try startServer()
+        let response = request(server, "/v1/search/shop.json?query=a", method: "POST", body: "x=1")
+        XCTAssertEqual(response.status, 405)
+        XCTAssertEqual(response.headers["allow"], "GET")
+    }
+
+    // MARK: - Limits
+
+    func testQuotaAnswers010AfterNUntilReset() throws {
+        let server = try startServer { $0.quota = 2 }
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        let over = search(server, "query=a")
+        XCTAssertEqual(over.status, 429)
+        XCTAssertEqual(errorBody(over), WireErrorBody(errorMessage: "{count/quota=3/2} : Query limit exceeded. (쿼리 한도를 초과했습니다.)", errorCode: "010"))
+        XCTAssertNil(over.headers["retry-after"], "no Retry-After unless configured")
+        // Unauthenticated requests do not use up the quota.
+        XCTAssertEqual(request(server, "/v1/search/shop.json?query=a", headers: []).status, 401)
+        XCTAssertEqual(request(server, "/_emulator/reset").status, 200)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+    }
+
+    func testThrottleAnswers012WhenMoreThanNArriveWithinASecond() throws {
+        let server = try startServer { $0.rateLimit = 2; $0.retryAfterSeconds = 1 }
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        let third = search(server, "query=a")
+        XCTAssertEqual(third.status, 429)
+        XCTAssertEqual(errorBody(third), WireErrorBody(errorMessage: "Rate limit exceeded. (속도 제한을 초과했습니다.)", errorCode: "012"))
+        XCTAssertEqual(third.headers["retry-after"], "1")
+        XCTAssertEqual(stats(server)["throttled"]?.intValue, 1)
+        // The window slides: a second later the earlier arrivals no longer count.
+        Thread.sleep(forTimeInterval: 1.05)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+    }
+
+    // MARK: - Faults
+
+    func testFault500WithRetryAfter() throws {
+        let server = try startServer { $0.fault = .serverError; $0.retryAfterSeconds = 7 }
+        let response = search(server, "query=a")
+        XCTAssertEqual(response.status, 500)
+        XCTAssertEqual(errorBody(response), WireErrorBody(errorMessage: "System error (시스템 에러)", errorCode: "SE99"))
+        XCTAssertEqual(response.headers["retry-after"], "7")
+        // Faults only hit requests that passed every check.
+        XCTAssertEqual(errorCode(search(server, "query=")), "SE01")
+    }
+
+    func testFaultThrottleAndQuota() throws {
+        let throttle = try startServer { $0.fault = .throttle }
+        let throttled = search(throttle, "query=a")
+        XCTAssertEqual(throttled.status, 429)
+        XCTAssertEqual(errorCode(throttled), "012")
+        XCTAssertEqual(stats(throttle)["throttled"]?.intValue, 1)
+
+        let quota = try startServer { $0.fault = .quota; $0.quota = 100 }
+        let limited = search(quota, "query=a")
+        XCTAssertEqual(limited.status, 429)
+        XCTAssertEqual(errorBody(limited)?.errorCode, "010")
+        XCTAssertEqual(errorBody(limited)?.errorMessage, "{count/quota=101/100} : Query limit exceeded. (쿼리 한도를 초과했습니다.)")
+    }
+
+    func testFaultMalformedIsCompleteHTTPButNotJSON() throws {
+        let server = try startServer { $0.fault = .malformed }
+        let response = search(server, "query=a")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(response.closedByPeer)
+        XCTAssertEqual(response.headers["content-length"], String(response.body.count))
+        XCTAssertEqual(response.body.first, UInt8(ascii: "{"))
+        XCTAssertThrowsError(try JSONParser.parse(response.body))
+    }
+
+    func testFaultTruncatedSendsLessThanContentLength() throws {
+        let server = try startServer { $0.fault = .truncated }
+        let response = search(server, "query=\(encode("방충망"))&display=20")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(response.closedByPeer)
+        let announced = try XCTUnwrap(response.headers["content-length"].flatMap { Int($0) })
+        XCTAssertGreaterThan(response.body.count, 0)
+        XCTAssertLessThan(response.body.count, announced)
+        XCTAssertEqual(response.body.count, announced / 2)
+    }
+
+    func testFaultDropClosesWithoutAByte() throws {
+        let server = try startServer { $0.fault = .drop }
+        let response = search(server, "query=a")
+        XCTAssertTrue(response.closedByPeer)
+        XCTAssertEqual(response.bytes, [])
+        XCTAssertEqual(stats(server)["dropped"]?.intValue, 1)
+    }
+
+    func testFaultSlowTricklesTheBody() throws {
+        let server = try startServer { $0.fault = .slow }
+        let began = Date()
+        let response = search(server, "query=a", readFor: 1.0)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(began), 0.9)
+        XCTAssertFalse(response.closedByPeer, "the body cannot be complete after a second")
+        XCTAssertEqual(response.status, 200)
+        let announced = try XCTUnwrap(response.headers["content-length"].flatMap { Int($0) })
+        XCTAssertGreaterThan(response.body.count, 0)
+        XCTAssertLessThan(response.body.count, announced)
+    }
+
+    func testFaultCountLimitsInjectionUntilReset() throws {
+        let server = try startServer { $0.fault = .serverError; $0.faultCount = 2 }
+        XCTAssertEqual(search(server, "query=a").status, 500)
+        XCTAssertEqual(search(server, "query=a").status, 500)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        XCTAssertEqual(search(server, "query=a").status, 200)
+        XCTAssertEqual(stats(server)["faultsInjected"]?.intValue, 2)
+        _ = request(server, "/_emulator/reset")
+        XCTAssertEqual(search(server, "query=a").status, 500)
+    }
+
+    // MARK: - Decoding, stats, concurrency
+
+    func testPlusIsSpaceAndEncodedPlusIsPlus() throws {
+        let server = try startServer()
+        _ = search(server, "query=a+b")
+        XCTAssertEqual(stats(server)["lastQuery"]?.stringValue, "a b")
+        _ = search(server, "query=a%2Bb&display=5")
+        let after = stats(server)
+        XCTAssertEqual(after["lastQuery"]?.stringValue, "a+b")
+        XCTAssertEqual(after["lastParams"]?["display"]?.stringValue, "5")
+        _ = search(server, "query=\(encode("방충망"))")
+        XCTAssertEqual(stats(server)["lastQuery"]?.stringValue, "방충망")
+        _ = search(server, "query=%FF")
+        XCTAssertEqual(stats(server)["lastQuery"], .null, "an undecodable query has no decoded value")
+    }
+
+    func testFormDecoding() {
+        XCTAssertEqual(FormDecoding.decode(Array("a+b%2B%EB%B0%A9".utf8)[...]), "a b+방")
+        XCTAssertNil(FormDecoding.decode(Array("%G1".utf8)[...]))
+        XCTAssertNil(FormDecoding.decode(Array("%C3".utf8)[...]))
+        XCTAssertEqual(FormDecoding.parameters(Array("a=1&&b&c=%ZZ".utf8)),
+                       [.init(name: "a", value: "1", wellFormed: true), .init(name: "b", value: "", wellFormed: true),
+                        .init(name: "c", value: "%ZZ", wellFormed: false)])
+    }
+
+    func testStatsCountAndReset() throws {
+        let server = try startServer()
+        _ = search(server, "query=a")
+        _ = search(server, "query=a")
+        _ = request(server, "/v1/search/shop.json?query=a", headers: [])
+        _ = search(server, "query=a&display=0")
+        _ = request(server, "/v1/other")
+        let counted = stats(server)
+        XCTAssertEqual(counted["requests"]?.intValue, 5)
+        XCTAssertEqual(counted["status"]?["200"]?.intValue, 2)
+        XCTAssertEqual(counted["status"]?["401"]?.intValue, 1)
+        XCTAssertEqual(counted["status"]?["400"]?.intValue, 1)
+        XCTAssertEqual(counted["status"]?["404"]?.intValue, 1)
+        XCTAssertEqual(counted["maxInFlight"]?.intValue, 1)
+        XCTAssertEqual(counted["lastParams"]?.objectValue?.count, 0)
+
+        let reset = request(server, "/_emulator/reset")
+        XCTAssertEqual(reset.status, 200)
+        XCTAssertEqual(reset.json, .object(JSONObject(["ok": .bool(true)])))
+        let zero = stats(server)
+        XCTAssertEqual(zero["requests"]?.intValue, 0)
+        XCTAssertEqual(zero["status"]?.objectValue?.count, 0)
+        XCTAssertEqual(zero["lastQuery"], .null)
+        XCTAssertEqual(zero["throttled"]?.intValue, 0)
+    }
+
+    func testLatencyDelaysWithoutBlockingOtherConnections() throws {
+        let server = try startServer { $0.latencyMilliseconds = 300 }
+        let group = DispatchGroup()
+        let statuses = StatusBox()
+        let began = Date()
+        for _ in 0..<4 {
+            group.enter()
+            let thread = Thread {
+                statuses.append(EmulatorTests.search(server, "query=a").status)
+                group.leave()
+            }
+            thread.start()
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 5), .success)
+        let elapsed = Date().timeIntervalSince(began)
+        XCTAssertEqual(statuses.values, [200, 200, 200, 200])
+        XCTAssertGreaterThanOrEqual(elapsed, 0.29)
+        XCTAssertLessThan(elapsed, 1.0, "four 300 ms answers served one after another would take 1.2 s")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(stats(server)["maxInFlight"]?.intValue), 2)
+    }
+
+    func testItemsFileServesDeepResults() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-items-\(getpid()).json")
+        let items = (1...1500).map { n in
+            WireItem(title: "테스트 항목 \(n)", link: "https://example.com/\(n)", lprice: String(1000 + n),
+                     mallName: "몰", productId: String(90_000_000_000 + n), productType: "2").json
+        }
+        try Data(JSONWriter.serialize(.array(items))).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        let config = try EmulatorCommandLine.parse(["--items", url.path])
+        let catalog = try EmulatorCommandLine.catalog(for: config)
+        XCTAssertEqual(catalog.items.count, 1500)
+        let server = try startServer(catalog: catalog)
+        let deepest = try XCTUnwrap(search(server, "query=\(encode("테스트"))&start=1000&display=100").json)
+        XCTAssertEqual(deepest["total"]?.intValue, 1500)
+        XCTAssertEqual(deepest["start"]?.intValue, 1000)
+        XCTAssertEqual(deepest["display"]?.intValue, 100)
+        XCTAssertEqual(deepest["items"]?.arrayValue?.count, 100)
+    }
+
+    // MARK: - Command line
+
+    func testCommandLineParsesEveryOption() throws {
+        XCTAssertEqual(try EmulatorCommandLine.parse([]), EmulatorConfig())
+        let config = try EmulatorCommandLine.parse([
+            "--host", "::1", "--port=8080", "--client-id", "id", "--client-secret", "secret", "--rate-limit", "10",
+            "--quota", "25000", "--latency", "50", "--fault", "truncated", "--fault-count", "3", "--retry-after", "2",
+            "--retired", "--items", "/tmp/items.json", "--log",
+        ])
+        XCTAssertEqual(config.host, "::1")
+        XCTAssertEqual(config.port, 8080)
+        XCTAssertEqual(config.clientID, "id")
+        XCTAssertEqual(config.clientSecret, "secret")
+        XCTAssertEqual(config.rateLimit, 10)
+        XCTAssertEqual(config.quota, 25000)
+        XCTAssertEqual(config.latencyMilliseconds, 50)
+        XCTAssertEqual(config.fault, .truncated)
+        XCTAssertEqual(config.faultCount, 3)
+        XCTAssertEqual(config.retryAfterSeconds, 2)
+        XCTAssertTrue(config.retired)
+        XCTAssertEqual(config.itemsFile, "/tmp/items.json")
+        XCTAssertTrue(config.log)
+        XCTAssertEqual(try EmulatorCommandLine.parse(["--fault", "500"]).fault, .serverError)
+        for option in ["--host", "--port", "--client-id", "--client-secret", "--rate-limit", "--quota", "--latency",
+                       "--fault", "--fault-count", "--retry-after", "--retired", "--items", "--log", "--help"] {
+            XCTAssertTrue(EmulatorCommandLine.usage.contains(option), option)
+        }
+    }
+
+    func testCommandLineErrors() {
+        func failure(_ args: [String]) -> EmulatorCommandLineError? {
+            do {
+                _ = try EmulatorCommandLine.parse(args)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertEqual(failure(["--bogus"]), .unknownOption("--bogus"))
+        XCTAssertEqual(failure(["--port"]), .missingValue(option: "--port"))
+        XCTAssertEqual(failure(["--port", "http"])?.exitCode, 64)
+        XCTAssertEqual(failure(["--port", "70000"])?.exitCode, 64)
+        XCTAssertEqual(failure(["--latency", "-5"])?.exitCode, 64)
+        XCTAssertEqual(failure(["--fault", "explode"])?.exitCode, 64)
+        XCTAssertEqual(failure(["--host", "not a host"])?.exitCode, 64)
+        XCTAssertEqual(failure(["--retired=yes"]), .unexpectedValue(option: "--retired"))
+        XCTAssertEqual(failure(["serve"]), .unexpectedArgument("serve"))
+        XCTAssertEqual(failure(["--fault-count", "2"]), .faultCountWithoutFault)
+        XCTAssertEqual(failure(["-h"]), .helpRequested)
+        XCTAssertEqual(failure(["--port", "1", "--help"]), .helpRequested)
+        XCTAssertTrue(failure(["--bogus"])!.description.contains("--bogus"))
+
+        var config = EmulatorConfig()
+        config.itemsFile = "/nonexistent/items.json"
+        XCTAssertThrowsError(try EmulatorCommandLine.catalog(for: config)) { error in
+            XCTAssertEqual((error as? EmulatorCommandLineError)?.exitCode, 66)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Starts a server on an ephemeral port, stopped when the test ends.
+    func startServer(catalog: Catalog = .embedded, _ configure: (inout EmulatorConfig) -> Void = { _ in }) throws -> EmulatorServer {
+        var config = EmulatorConfig()
+        configure(&config)
+        let server = EmulatorServer(config: config, catalog: catalog)
+        let port = try server.start()
+        XCTAssertGreaterThan(port, 0)
+        XCTAssertEqual(server.baseURL, "http://127.0.0.1:\(port)")
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    func search(_ server: EmulatorServer, _ query: String, readFor timeout: Double = 5) -> RawHTTPResponse {
+        EmulatorTests.search(server, query, readFor: timeout)
+    }
+
+    /// Static so that other threads can use it without capturing the test case.
+    static func search(_ server: EmulatorServer, _ query: String, readFor timeout: Double = 5) -> RawHTTPResponse {
+        request(server, "/v1/search/shop.json?" + query, headers: EmulatorTests.auth, readFor: timeout)
+    }
+
+    func request(_ server: EmulatorServer, _ target: String, method: String = "GET",
+                 headers: [(String, String)] = [], body: String = "", readFor timeout: Double = 5) -> RawHTTPResponse {
+        EmulatorTests.request(server, target, method: method, headers: headers, body: body, readFor: timeout)
+    }
+
+    static func request(_ server: EmulatorServer, _ target: String, method: String = "GET",
+                        headers: [(String, String)] = [], body: String = "", readFor timeout: Double = 5) -> RawHTTPResponse {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.utf8.count)\r\n" }
+        return RawHTTPResponse.exchange(port: server.port, request: Array((head + "\r\n" + body).utf8), timeout: timeout)
+    }
+
+    func stats(_ server: EmulatorServer) -> JSONValue {
+        request(server, "/_emulator/stats").json ?? .null
+    }
+
+    func errorBody(_ response: RawHTTPResponse) -> WireErrorBody? {
+        WireErrorBody(body: response.body)
+    }
+
+    func errorCode(_ response: RawHTTPResponse) -> String? {
+        errorBody(response)?.errorCode
+    }
+
+    /// Percent-encodes everything but unreserved ASCII, as a client would.
+    func encode(_ text: String) -> String {
+        text.utf8.map { byte -> String in
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+            return unreserved ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }.joined()
+    }
+}
+
+/// Statuses collected from several threads.
+final class StatusBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Int?] = []
+    func append(_ value: Int?) { lock.lock(); list.append(value); lock.unlock() }
+    var values: [Int?] { lock.lock(); defer { lock.unlock() }; return list }
+}
+
+/// What a raw-socket exchange produced: every byte received, split into status, headers and
+/// body where possible, and whether the server closed the connection within the time allowed.
+struct RawHTTPResponse {
+    var bytes: [UInt8] = []
+    var status: Int? = nil
+    /// Lowercased names.
+    var headers: [String: String] = [:]
+    var body: [UInt8] = []
+    var closedByPeer = false
+
+    var json: JSONValue? { try? JSONParser.parse(body) }
+
+    /// Connects to 127.0.0.1:port, sends `request` and reads until the server closes or
+    /// `timeout` seconds pass.
+    static func exchange(port: Int, request: [UInt8], timeout: Double) -> RawHTTPResponse {
+        var result = RawHTTPResponse()
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return result }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return result }
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { break }
+            var tv = timeval()
+            tv.tv_sec = .init(Int(remaining))
+            tv.tv_usec = .init(max(1000, Int((remaining - Double(Int(remaining))) * 1_000_000)))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                result.bytes += buffer[0..<n]
+            } else if n == 0 {
+                result.closedByPeer = true
+                break
+            } else if errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK {
+                result.closedByPeer = true  // reset
+                break
+            }
+        }
+        result.split()
+        return result
+    }
+
+    private mutating func split() {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        body = Array(bytes[(end + 4)...])
+        let statusParts = head.first?.split(separator: " ") ?? []
+        if statusParts.count >= 2 { status = Int(statusParts[1]) }
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+}
