@@ -1,7 +1,6 @@
 /// shopy-emulator: the Naver Shopping search API on loopback (see `shopy-emulator --help`).
 /// Everything lives in ShopYEmulator; this file only wires the command line, the listening
 /// line tests wait for, and the signals that end the process.
-import Dispatch
 import ShopYEmulator
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +33,16 @@ do throws(EmulatorCommandLineError) {
 
 // A client that hangs up mid-answer must not kill the server.
 signal(SIGPIPE, SIG_IGN)
+
+// SIGINT and SIGTERM are blocked in every thread (the mask is inherited by the server's
+// threads, so this comes before start) and taken synchronously with sigwait below. Dispatch
+// signal sources proved unreliable here: a SIGTERM from a parent process was sometimes lost.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 do {
     try server.start()
 } catch {
@@ -41,17 +50,7 @@ do {
 }
 emit("shopy-emulator listening on \(server.baseURL)\n", to: 1)
 
-// Signals arrive as Dispatch events (the default actions are switched off so they cannot
-// kill the process first); either one stops the server and exits 0.
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        server.stop()
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
-dispatchMain()
+var received: Int32 = 0
+while sigwait(&stopSignals, &received) != 0 {}
+server.stop()
+exit(0)

@@ -48,7 +48,7 @@ public enum Help {
         var out: [String] = []
         out += wrap("OVERVIEW: shopy \(version): Naver Shopping from the shell. Search products, keep likes, watch rankings and check where a product ranks.", width: width, indent: 0, hanging: 10)
         out.append("")
-        out.append("USAGE: shopy <command> [<arguments>] [<options>]")
+        out += wrap("USAGE: shopy <command> [<arguments>] [<options>]", width: width, indent: 0, hanging: 7)
         out.append("")
         out.append("COMMANDS:")
         for command in commands {
@@ -77,12 +77,13 @@ public enum Help {
     }
 
     static func row(label: String, text: String, width: Int) -> [String] {
-        let labelWidth = labelColumn - 2
-        let textWidth = max(20, width - labelColumn)
-        let lines = wrapWords(text, width: textWidth)
+        // On narrow terminals the text moves under the label, indented less.
+        let column = width - labelColumn >= 30 ? labelColumn : 6
+        let labelWidth = column - 2
+        let lines = wrapWords(text, width: max(10, width - column))
         var out: [String] = []
-        let padding = String(repeating: " ", count: labelColumn)
-        if DisplayWidth.of(label) <= labelWidth - 1 {
+        let padding = String(repeating: " ", count: column)
+        if column == labelColumn && DisplayWidth.of(label) <= labelWidth - 1 {
             let first = "  " + label + String(repeating: " ", count: labelWidth - DisplayWidth.of(label)) + (lines.first ?? "")
             out.append(first)
             out += lines.dropFirst().map { padding + $0 }

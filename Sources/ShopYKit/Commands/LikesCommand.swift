@@ -59,7 +59,8 @@ public struct LikesCommand: Command {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
             } else {
                 for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true) { io.stdout.line(line) }
-                io.stdout.line(Style.dim.apply("\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue)", enabled: io.useColor))
+                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue)"
+                io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             }
         }
         return .ok

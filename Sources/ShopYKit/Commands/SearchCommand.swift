@@ -131,7 +131,7 @@ public struct SearchCommand: Command {
                 return
             }
             for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
-            io.stdout.line(Style.dim.apply(footer(page, count: listing.items.count), enabled: io.useColor))
+            io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
             return
         }
         if listing.items.isEmpty { io.stderr.line("shopy: " + emptyMessage(page)) }

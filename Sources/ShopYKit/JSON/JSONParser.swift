@@ -472,7 +472,10 @@ public struct JSONParser {
         let count = word.utf8CodeUnitCount
         let start = word.utf8Start
         for k in 0..<count {
-            guard index + k < bytes.count else { throw truncated() }
+            guard index + k < bytes.count else {
+                index += k
+                throw truncated()
+            }
             guard bytes[index + k] == start[k] else {
                 index += k
                 throw unexpected()

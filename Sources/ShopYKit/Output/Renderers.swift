@@ -132,7 +132,10 @@ public enum Render {
             if columns - fixed - mallWidth - gap < 12 { showMall = false }
         }
         if showMall { fixed += mallWidth + gap }
+        // Too narrow for every column: plain lines cut to the width (colour codes would be cut too).
+        let squeezed = columns - fixed < 1
         let titleWidth = max(1, columns - fixed)
+        let color = color && !squeezed
 
         func line(_ rank: String, _ liked: String, _ id: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
             var parts: [String] = []
@@ -144,6 +147,7 @@ public enum Render {
             parts.append(DisplayWidth.truncate(title, toWidth: titleWidth))
             var text = parts.joined(separator: "  ")
             while text.hasSuffix(" ") { text.removeLast() }
+            if squeezed { text = DisplayWidth.truncate(text, toWidth: columns) }
             return header ? Style.bold.apply(text, enabled: color) : text
         }
 
