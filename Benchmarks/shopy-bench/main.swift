@@ -1,1 +1,322 @@
-print("bench")
+// shopy-bench: the benchmarks the issues ask for, each printed side by side with its reference.
+//
+//   swift build -c release && .build/release/shopy-bench [search|likes|rank|all] [--runs N]
+//
+// It runs the release binaries beside itself (shopy, shopy-emulator) and the Python references
+// in Benchmarks/python/. Figures are medians of whole-process runs, timed with a monotonic clock;
+// peak RSS comes from wait4's rusage. Not a test: nothing here passes or fails.
+import Foundation
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Running processes
+
+struct Run {
+    var seconds: Double
+    var maxRSSKiB: Int
+    var status: Int32
+}
+
+/// posix_spawn + wait4, so that each child's own peak RSS is known. stdout goes to `stdoutPath`.
+func spawn(_ argv: [String], environment: [String: String], stdoutPath: String = "/dev/null") -> Run {
+    var pid = pid_t()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cArgs = argv.map { strdup($0) } + [nil]
+    let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        cArgs.forEach { free($0) }
+        cEnv.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
+    guard rc == 0 else { fatalError("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return Run(seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss), status: exitStatus)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+let shopy = binDirectory + "/shopy"
+let emulatorBinary = binDirectory + "/shopy-emulator"
+
+/// The real Python interpreter (not a version manager's shell shim, which would add its own
+/// start-up time to Python's figures).
+let python: String = {
+    let pipe = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
+    process.standardOutput = pipe
+    try? process.run()
+    process.waitUntilExit()
+    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return path.isEmpty ? "/usr/bin/python3" : path
+}()
+
+func temporaryDirectory(_ name: String) -> String {
+    let path = NSTemporaryDirectory() + "shopy-bench-\(name)-\(getpid())"
+    try? FileManager.default.removeItem(atPath: path)
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A `shopy-emulator` on an ephemeral port.
+final class Emulator {
+    let process = Process()
+    let base: String
+
+    init(_ options: [String] = []) {
+        process.executableURL = URL(fileURLWithPath: emulatorBinary)
+        process.arguments = ["--port", "0", "--client-id", "bench-id", "--client-secret", "bench-secret"] + options
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try! process.run()
+        var data = Data()
+        while !data.contains(0x0A) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+        }
+        base = String(decoding: data, as: UTF8.self).split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+// MARK: - Benchmarks
+
+func titleCleaning() {
+    print("## Title cleaning (340 recorded titles, as recorded and with the API's <b> marks)")
+    let titles = Catalog.embedded.items.map(\.title)
+    // What the API sends for a query: the first word of each title in bold.
+    let bolded = titles.map { title -> String in
+        guard let first = title.split(separator: " ").first else { return title }
+        return "<b>\(first)</b>" + title.dropFirst(first.count)
+    }
+    let corpus = titles + bolded
+    let repeats = 3000
+    let directory = temporaryDirectory("titles")
+    let file = directory + "/titles.json"
+    _ = FileManager.default.createFile(atPath: file, contents: Data(JSONWriter.serialize(.array(corpus.map(JSONValue.string)))))
+
+    var checksum = 0
+    func rate(_ titles: [String]) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<repeats {
+            for title in titles { checksum &+= TitleCleaner.clean(title).utf8.count }
+        }
+        return Double(repeats * titles.count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    let swiftRate = rate(corpus)
+    let plainRate = rate(titles), boldRate = rate(bolded)
+
+    let output = directory + "/python.txt"
+    _ = spawn([python, repository + "/Benchmarks/python/clean_titles.py", file, "300"], environment: ["PATH": "/usr/bin:/bin"], stdoutPath: output)
+    let pythonRate = Double((try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .nan
+    print(String(format: "shopy TitleCleaner.clean     %12.0f titles/s", swiftRate))
+    print(String(format: "python re.sub + html.unescape %11.0f titles/s", pythonRate))
+    print(String(format: "ratio: %.1f× faster (goal ≥ 10×)   [as recorded: %.0f/s, bolded: %.0f/s; checksum %d]", swiftRate / pythonRate, plainRate, boldRate, checksum))
+    print()
+}
+
+func searchProcess(runs: Int) {
+    print("## Whole-process search against the emulator: 100 items as JSON (\(runs) runs each, median)")
+    let emulator = Emulator()
+    defer { emulator.stop() }
+    let home = temporaryDirectory("search-home")
+    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
+               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    let query = "생활"  // matches 300 recorded items, so a full page of 100
+    let shopyArgs = [shopy, "search", query, "--format", "json", "--size", "100"]
+    let pythonArgs = [python, repository + "/Benchmarks/python/search.py", emulator.base, query, "100"]
+    // Warm up both (page cache, the emulator's first answer).
+    for _ in 0..<3 {
+        _ = spawn(shopyArgs, environment: env)
+        _ = spawn(pythonArgs, environment: env)
+    }
+    var shopyTimes: [Double] = [], pythonTimes: [Double] = [], rss: [Int] = [], pythonRSS: [Int] = []
+    for _ in 0..<runs {
+        let a = spawn(shopyArgs, environment: env)
+        precondition(a.status == 0, "shopy search failed with \(a.status)")
+        shopyTimes.append(a.seconds)
+        rss.append(a.maxRSSKiB)
+        let b = spawn(pythonArgs, environment: env)
+        precondition(b.status == 0, "the Python script failed with \(b.status)")
+        pythonTimes.append(b.seconds)
+        pythonRSS.append(b.maxRSSKiB)
+    }
+    let s = median(shopyTimes), p = median(pythonTimes)
+    print("shopy search --format json --size 100   \(ms(s))")
+    print("python urllib + json + cleaning         \(ms(p))")
+    print(String(format: "ratio: %.2f× faster (goal ≥ 2×)", p / s))
+    let peak = rss.max() ?? 0
+    print(String(format: "peak RSS of shopy search: %.1f MiB (goal ≤ 40 MiB); Python's: %.1f MiB", Double(peak) / 1024, Double(pythonRSS.max() ?? 0) / 1024))
+    print()
+}
+
+/// Writes a likes.json with `count` likes in shopy's own format, from catalog items with made-up ids.
+func makeLikes(count: Int, home: String) -> [String] {
+    let items = Catalog.embedded.items.map(ProductMapper.product(from:))
+    var collection = LikeCollection()
+    var ids: [String] = []
+    for i in 0..<count {
+        var product = items[i % items.count]
+        product.productId = String(90_000_000_000 + i)
+        ids.append(product.productId)
+        collection.add(Like(product: product, likedAt: Like.timestamp(Date(timeIntervalSince1970: 1_780_000_000 + Double(i))), likedPrice: product.price))
+    }
+    let store = SettingsStore(directory: home)
+    _ = try! store.update([.likes]) { settings in settings.likes = collection }
+    return ids
+}
+
+func likesProcess(runs: Int) {
+    print("## Likes with 10,000 in the store (\(runs) runs each, median)")
+    let home = temporaryDirectory("likes-home")
+    _ = makeLikes(count: 10_000, home: home)
+    let path = home + "/likes.json"
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print(String(format: "likes.json: %.1f MB", Double(size) / 1e6))
+    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
+    let catalogID = Catalog.embedded.items[5].productId
+    let script = repository + "/Benchmarks/python/likes.py"
+    var like: [Double] = [], unlike: [Double] = [], list: [Double] = []
+    var pyLike: [Double] = [], pyUnlike: [Double] = [], pyList: [Double] = []
+    for _ in 0..<2 {
+        _ = spawn([shopy, "likes", "--format", "json"], environment: env)
+        _ = spawn([python, script, path, "list"], environment: env)
+    }
+    for _ in 0..<runs {
+        let a = spawn([shopy, "like", "--id", catalogID], environment: env)
+        precondition(a.status == 0, "shopy like failed with \(a.status)")
+        like.append(a.seconds)
+        let b = spawn([shopy, "unlike", "--id", catalogID], environment: env)
+        precondition(b.status == 0, "shopy unlike failed with \(b.status)")
+        unlike.append(b.seconds)
+        let c = spawn([shopy, "likes", "--format", "json"], environment: env)
+        precondition(c.status == 0, "shopy likes failed with \(c.status)")
+        list.append(c.seconds)
+        pyLike.append(spawn([python, script, path, "like", catalogID], environment: env).seconds)
+        pyUnlike.append(spawn([python, script, path, "unlike", catalogID], environment: env).seconds)
+        pyList.append(spawn([python, script, path, "list"], environment: env).seconds)
+    }
+    func row(_ name: String, _ ours: [Double], _ theirs: [Double]) {
+        let o = median(ours), t = median(theirs)
+        let verdict = (o <= 0.5 * t && o <= 0.050) ? "meets" : "misses"
+        print("\(name.padding(toLength: 28, withPad: " ", startingAt: 0)) shopy \(ms(o))   python \(ms(t))   ratio \(String(format: "%.2f", o / t))×  (\(verdict) ≤ 0.5× and ≤ 50 ms)")
+    }
+    row("like ID", like, pyLike)
+    row("unlike ID", unlike, pyUnlike)
+    row("likes --format json", list, pyList)
+    print()
+}
+
+/// 1,500 items that all match one keyword, so a scan can go to rank 1,099.
+func deepItemsFile() -> String {
+    var items: [JSONValue] = []
+    for rank in 1...1500 {
+        items.append(WireItem(title: "벤치키워드 상품 \(rank)", link: "https://example.test/\(rank)", image: "", lprice: "\(1000 + rank)",
+                              hprice: "", mallName: "몰\(rank % 37)", productId: String(50_000_000_000 + rank), productType: "2").json)
+    }
+    let path = temporaryDirectory("rank") + "/items.json"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(JSONWriter.serialize(.array(items))))
+    return path
+}
+
+func rankScan(runs: Int) {
+    let latency = 0.4, rate = 8.0, requests = 11
+    print("## Rank scan to depth 1,099 for an absent product (\(requests) requests): emulator with 400 ms latency and a 10/s throttle (\(runs) runs, median)")
+    let emulator = Emulator(["--items", deepItemsFile(), "--latency", "400", "--rate-limit", "10"])
+    defer { emulator.stop() }
+    let home = temporaryDirectory("rank-home")
+    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
+               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    let args = [shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"]
+    var times: [Double] = [], rss: [Int] = []
+    for _ in 0..<runs {
+        let run = spawn(args, environment: env)
+        precondition(run.status == 0, "shopy rank failed with \(run.status)")
+        times.append(run.seconds)
+        rss.append(run.maxRSSKiB)
+    }
+    // The same requests one after another, in process, through the same client.
+    let client = NaverClient(base: URL(string: emulator.base)!, credentials: NaverCredentials(clientID: "bench-id", clientSecret: "bench-secret"))
+    var sequential: [Double] = []
+    for _ in 0..<max(1, runs / 3) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            for page in RankCommand.pages(depth: 1099) {
+                _ = try? await client.search(SearchRequest(query: "벤치키워드", sort: .sim, start: page.start, display: page.display), timeout: 10)
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        sequential.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    let stats = (try? JSONParser.parse(Array((try? Data(contentsOf: URL(string: emulator.base + "/_emulator/stats")!)) ?? Data()))) ?? .null
+    let scan = median(times), seq = median(sequential)
+    let bound = Double(requests - 1) / rate + latency
+    print("shopy rank (concurrent, 8 requests/s)   \(ms(scan))")
+    print("the same 11 requests one after another  \(ms(seq))")
+    print(String(format: "ratio: %.2f× the sequential time (goal ≤ 0.45×)", scan / seq))
+    print(String(format: "bound set by the rate limit: %.0f ms ((11−1)/8 s + 400 ms); shopy is %+.0f%% from it (goal within 15%%)", bound * 1000, (scan / bound - 1) * 100))
+    print("throttled answers (012) over all runs: \(stats["throttled"]?.intValue ?? -1) (goal 0)")
+    print(String(format: "peak RSS of shopy rank: %.1f MiB (goal ≤ 50 MiB)", Double(rss.max() ?? 0) / 1024))
+    print()
+}
+
+// MARK: - Main
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var runs = 21
+if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, let n = Int(arguments[index + 1]) {
+    runs = max(1, n)
+    arguments.removeSubrange(index...(index + 1))
+}
+let which = arguments.first ?? "all"
+guard FileManager.default.isExecutableFile(atPath: shopy), FileManager.default.isExecutableFile(atPath: emulatorBinary) else {
+    print("shopy-bench: build the release binaries first: swift build -c release")
+    exit(1)
+}
+print("shopy-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores; python: \(python)\n")
+switch which {
+case "search":
+    titleCleaning()
+    searchProcess(runs: runs)
+case "likes":
+    likesProcess(runs: runs)
+case "rank":
+    rankScan(runs: min(runs, 9))
+case "all":
+    titleCleaning()
+    searchProcess(runs: runs)
+    likesProcess(runs: runs)
+    rankScan(runs: min(runs, 9))
+default:
+    print("usage: shopy-bench [search|likes|rank|all] [--runs N]")
+    exit(64)
+}

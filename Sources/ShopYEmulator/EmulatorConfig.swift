@@ -50,6 +50,8 @@ public struct EmulatorConfig: Sendable, Equatable {
     public var fault: EmulatorFault? = nil
     /// Inject `fault` into only this many searches (counted since start or the last reset); all when nil.
     public var faultCount: Int? = nil
+    /// Inject the fault only into searches for exactly this query (e.g. one popular section).
+    public var faultQuery: String? = nil
     /// Seconds for a `Retry-After` header on 429 and 5xx answers; no header when nil.
     public var retryAfterSeconds: Int? = nil
     /// Answer shop.json with 404/SE05, as Naver does since the shopping API was retired (2026-07-31).
@@ -89,7 +91,7 @@ public enum EmulatorCommandLineError: Error, Equatable, Sendable, CustomStringCo
         case .invalidValue(let option, let value, let expected): return "invalid value '\(value)' for \(option): expected \(expected)"
         case .unexpectedValue(let option): return "option \(option) takes no value"
         case .unexpectedArgument(let argument): return "unexpected argument '\(argument)' (see --help)"
-        case .faultCountWithoutFault: return "--fault-count needs --fault"
+        case .faultCountWithoutFault: return "--fault-count and --fault-query need --fault"
         case .itemsFileUnreadable(let path): return "cannot read items file '\(path)'"
         case .itemsFileInvalid(let path, let reason): return "items file '\(path)' is not a JSON array of items: \(reason)"
         }
@@ -137,6 +139,7 @@ public enum EmulatorCommandLine {
                              drop       close the connection without answering
                              slow       headers and a few bytes, then one byte every 500 ms
       --fault-count N      inject the fault into the first N such searches only (default all)
+      --fault-query Q      inject the fault only into searches whose query is exactly Q
       --retry-after S      add "Retry-After: S" to 429 and 5xx answers
       --retired            answer shop.json with 404/SE05, as Naver has since 2026-07-31
       --items FILE         serve the items of FILE (a JSON array of API items) instead of
@@ -225,6 +228,8 @@ public enum EmulatorCommandLine {
                                         expected: EmulatorFault.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 config.fault = fault
+            case "--fault-query":
+                config.faultQuery = try value()
             case "--fault-count":
                 config.faultCount = try integer(0...Int(Int32.max), "a number of requests (0 or more)")
             case "--retry-after":
@@ -241,7 +246,7 @@ public enum EmulatorCommandLine {
                 throw .unknownOption(name)
             }
         }
-        if config.faultCount != nil && config.fault == nil { throw .faultCountWithoutFault }
+        if (config.faultCount != nil || config.faultQuery != nil) && config.fault == nil { throw .faultCountWithoutFault }
         return config
     }
 

@@ -201,7 +201,7 @@ final class SearchAPI: Sendable {
         }
 
         // 6. Faults.
-        if let fault = config.fault {
+        if let fault = config.fault, config.faultQuery == nil || config.faultQuery == search.query {
             let inject = state.withLock { s -> Bool in
                 if let count = config.faultCount, s.faultsInjected >= count { return false }
                 s.faultsInjected += 1

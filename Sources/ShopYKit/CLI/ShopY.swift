@@ -27,6 +27,8 @@ public enum ShopY {
     /// Every command, in the order help lists them.
     public static let commands: [any Command.Type] = [
         SearchCommand.self,
+        PopularCommand.self,
+        RankCommand.self,
         LikeCommand.self,
         UnlikeCommand.self,
         LikesCommand.self,

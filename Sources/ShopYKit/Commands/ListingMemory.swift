@@ -35,7 +35,7 @@ struct ListingMemory {
         }
     }
 
-    private func warn(_ error: Error, _ consequence: String) {
+    func warn(_ error: Error, _ consequence: String) {
         let message = (error as? ShopyError)?.message ?? "\(error)"
         context.io.stderr.line("shopy: warning: \(Sanitizer.clean(message)); \(consequence)")
         if let hint = (error as? ShopyError)?.hint { context.io.stderr.line("hint: \(Sanitizer.clean(hint))") }

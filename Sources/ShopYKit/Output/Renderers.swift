@@ -15,16 +15,22 @@ public struct ListedItem: Equatable, Sendable {
     public var liked: Bool?
     /// Extra JSON members for this listing (e.g. likedAt); appended after the standard keys.
     public var extra: [(String, JSONValue)]
+    /// The row as printed when it is not the rank itself (`2.3`: section 2, rank 3 of popular).
+    public var row: String?
 
-    public init(rank: Int, product: Product, liked: Bool? = nil, extra: [(String, JSONValue)] = []) {
+    public init(rank: Int, product: Product, liked: Bool? = nil, extra: [(String, JSONValue)] = [], row: String? = nil) {
         self.rank = rank
         self.product = product
         self.liked = liked
         self.extra = extra
+        self.row = row
     }
 
+    /// What the rank column shows, and what `shopy like` accepts.
+    public var rowText: String { row ?? String(rank) }
+
     public static func == (a: ListedItem, b: ListedItem) -> Bool {
-        a.rank == b.rank && a.product == b.product && a.liked == b.liked && a.extra.map(\.0) == b.extra.map(\.0)
+        a.rank == b.rank && a.row == b.row && a.product == b.product && a.liked == b.liked && a.extra.map(\.0) == b.extra.map(\.0)
             && zip(a.extra, b.extra).allSatisfy { $0.1 == $1.1 }
     }
 }
@@ -35,6 +41,7 @@ public enum ItemJSON {
         let p = item.product
         var o = JSONObject()
         o.appendUnchecked("rank", .int(item.rank))
+        if let row = item.row { o.appendUnchecked("row", .string(row)) }
         o.appendUnchecked("productId", .string(p.productId))
         o.appendUnchecked("title", .string(p.title))
         o.appendUnchecked("price", .int(orNull: p.price))
@@ -60,7 +67,7 @@ public enum Render {
         var out = ""
         for item in items {
             let p = item.product
-            let cells = [String(item.rank), cell(p.productId), p.price.map(String.init) ?? "", cell(p.mall ?? ""), cell(p.title), cell(p.link ?? "")]
+            let cells = [item.rowText, cell(p.productId), p.price.map(String.init) ?? "", cell(p.mall ?? ""), cell(p.title), cell(p.link ?? "")]
             out += cells.joined(separator: "\t") + "\n"
         }
         return out
@@ -75,7 +82,7 @@ public enum Render {
         if header { out += (csvHeader + (withLiked ? ["liked"] : [])).joined(separator: ",") + "\r\n" }
         for item in items {
             let p = item.product
-            var fields = [String(item.rank), p.productId, p.title, p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
+            var fields = [item.rowText, p.productId, p.title, p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
                           p.mall ?? "", p.brand ?? "", p.maker ?? "", p.categories.joined(separator: " > "),
                           p.productType.map(String.init) ?? "", p.link ?? "", p.image ?? ""]
             if withLiked { fields.append(item.liked == true ? "true" : "false") }
@@ -113,7 +120,7 @@ public enum Render {
     public static func table(_ items: [ListedItem], columns: Int, color: Bool, showID: Bool = false) -> [String] {
         guard !items.isEmpty else { return [] }
         let showLiked = items.contains { $0.liked != nil }
-        let ranks = items.map { String($0.rank) }
+        let ranks = items.map(\.rowText)
         let ids = items.map { cell($0.product.productId) }
         let idWidth = showID ? max(2, ids.map { DisplayWidth.of($0) }.max() ?? 2) : 0
         let prices = items.map { Money.won($0.product.price) }
