@@ -58,10 +58,14 @@ public protocol HTTPTransport: Sendable {
 public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataDelegate, @unchecked Sendable {
     public static let shared = URLSessionTransport()
 
-    private final class TaskState {
+    private final class TaskState: @unchecked Sendable {  // guarded by `lock`
         var response: HTTPURLResponse?
         var body: [UInt8] = []
         var timedOut = false
+        /// Set when the caller's task was cancelled (or the deadline passed) before the request
+        /// started: a URLSessionTask cancelled before `resume()` may never complete on Linux,
+        /// so such a request is answered at once instead of being started.
+        var stopped = false
         var continuation: CheckedContinuation<HTTPResponse, Error>?
     }
 
@@ -83,6 +87,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
     }
 
     public func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+        if Task.isCancelled { throw .cancelled }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw .timeout }
         var urlRequest = URLRequest(url: request.url)
@@ -100,7 +105,10 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanos))))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            self.lock.withLock { self.states[id]?.timedOut = true }
+            self.lock.withLock {
+                state.timedOut = true
+                state.stopped = true
+            }
             task.cancel()
         }
         timer.resume()
@@ -109,10 +117,22 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
-                    lock.withLock { state.continuation = continuation }
-                    task.resume()
+                    let start: Bool = lock.withLock {
+                        if state.stopped {
+                            states.removeValue(forKey: id)
+                            return false
+                        }
+                        state.continuation = continuation
+                        return true
+                    }
+                    if start {
+                        task.resume()
+                    } else {
+                        continuation.resume(throwing: state.timedOut ? TransportError.timeout : TransportError.cancelled)
+                    }
                 }
             } onCancel: {
+                lock.withLock { state.stopped = true }
                 task.cancel()
             }
         } catch let error as TransportError {
