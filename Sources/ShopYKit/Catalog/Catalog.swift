@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a search asks of a product source, already validated against the contract.
 public struct SearchRequest: Equatable, Sendable {
     public static let maxStart = 1000
@@ -35,7 +37,9 @@ public struct SearchRequest: Equatable, Sendable {
 /// productType 4–6; `rental` and `cbshop` remove titles that say 렌탈 or 해외직구/구매대행.
 public final class Catalog: Sendable {
     public let items: [WireItem]
-    private let entries: [Entry]
+    /// The search index, built on first search: `like --id` only needs the items.
+    private let index = LazyValue<[Entry]>()
+    private var entries: [Entry] { index.value { Catalog.entries(for: items) } }
 
     private struct Entry: Sendable {
         var title: String      // cleaned, lowercased
@@ -73,7 +77,10 @@ public final class Catalog: Sendable {
 
     public init(items: [WireItem]) {
         self.items = items
-        self.entries = items.map { item in
+    }
+
+    private static func entries(for items: [WireItem]) -> [Entry] {
+        items.map { item in
             let title = TitleCleaner.clean(item.title)
             let fields = [item.brand, item.maker, item.category1, item.category2, item.category3, item.category4]
                 .compactMap { $0.map(TitleCleaner.clean)?.lowercased() }
@@ -262,5 +269,20 @@ public final class Catalog: Sendable {
             i += 1
         }
         return spans
+    }
+}
+
+/// A value computed once, on first use, safely across threads.
+final class LazyValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    func value(_ make: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let stored { return stored }
+        let made = make()
+        stored = made
+        return made
     }
 }

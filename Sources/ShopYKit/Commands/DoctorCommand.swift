@@ -79,7 +79,7 @@ public struct DoctorCommand: Command {
             report.entries = try store.read { settings -> String in
                 switch suite {
                 case .likes:
-                    let count = try settings.likes.all().count
+                    let count = try settings.allLikes().count
                     return "\(Money.grouped(count)) like\(count == 1 ? "" : "s")"
                 case .state:
                     let history = settings.history
@@ -108,6 +108,12 @@ public struct DoctorCommand: Command {
     func moveAside(_ suite: Suite, store: SettingsStore, now: Date) throws -> String {
         let lock = try FileLock(path: store.directory + "/" + suite.lockName)
         defer { lock.release() }
+        // The first check ran without the lock. Meanwhile another `doctor --repair` may have moved
+        // the file aside and a fresh, good one may have been written: that one must stay.
+        let current = check(suite, store: store)
+        guard current.status == "damaged" || current.status == "newer" else {
+            return "left as it is: it was repaired meanwhile (now \(current.status))"
+        }
         let stamp = Like.timestamp(now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
         var target = store.directory + "/\(suite.name).damaged-\(stamp).json"
         var n = 1

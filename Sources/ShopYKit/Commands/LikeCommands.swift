@@ -160,11 +160,13 @@ public struct UnlikeCommand: Command {
                 case .id(let text): id = text
                 case .row: id = product!.productId
                 }
-                if let removed = likes.remove(id) {
+                // The snapshot is only for the message: a like that no longer decodes is removed all the same.
+                let snapshot = try? likes.like(id)
+                if likes.remove(id) {
                     changed = true
-                    lines.append("unliked: " + LikeSupport.describe(removed.product))
+                    lines.append("unliked: " + (snapshot.map { LikeSupport.describe($0.product) } ?? Sanitizer.clean(id)))
                 } else {
-                    lines.append("not liked: " + (product.map(LikeSupport.describe) ?? id))
+                    lines.append("not liked: " + (product.map(LikeSupport.describe) ?? Sanitizer.clean(id)))
                 }
             }
             if changed { settings.likes = likes }

@@ -37,7 +37,7 @@ public struct LikesCommand: Command {
 
     public func run(_ context: Context) async throws -> ExitCode {
         let store = LikeSupport.store(context)
-        let likes: [Like] = try store.read { settings in try settings.likes.all() }
+        let likes: [Like] = try store.read { settings in try settings.allLikes() }
         let sorted = Self.sorted(likes, by: sort)
         let items = sorted.enumerated().map { i, like in
             ListedItem(rank: i + 1, product: like.product,

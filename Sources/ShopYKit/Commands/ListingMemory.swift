@@ -23,10 +23,20 @@ struct ListingMemory {
     /// Saves the rows for `shopy like ROW`, and the query in the history when recording is on.
     func remember(_ description: String, rows: [LastListing.Row], query: String?) {
         let now = Like.timestamp(context.io.now())
+        // The preference is read on its own: were a damaged preferences.json to stop the rows
+        // from being saved, `like 3` would take row 3 of the listing before this one.
+        var recording = false
+        if query != nil {
+            do {
+                recording = try store.read { $0.historyEnabled }
+            } catch {
+                warn(error, "this search is not recorded in the history")
+            }
+        }
         do {
             try store.update([.state]) { settings in
                 settings.lastListing = LastListing(command: description, savedAt: now, rows: rows)
-                if let query, settings.historyEnabled {
+                if let query, recording {
                     settings.history = HistoryEntry.record(query, at: now, in: settings.history)
                 }
             }

@@ -33,6 +33,10 @@ public struct JSONParser {
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     @usableFromInline var index: Int
     private var depth = 0
+    /// When false, `skipValue` does not check that strings are valid UTF-8: for callers that
+    /// validated the whole buffer at once with `JSONParser.isValidUTF8`, which is much faster
+    /// than checking string by string.
+    public var validatesUTF8 = true
     private static let maxDepth = 512
 
     public init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
@@ -323,7 +327,22 @@ public struct JSONParser {
     /// Validates a string (escapes and UTF-8) without building it.
     public mutating func skipString() throws(JSONParseError) {
         index += 1
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let space = SIMD16<UInt8>(repeating: 0x20), high = SIMD16<UInt8>(repeating: 0x80)
+        let base = UnsafeRawPointer(bytes.baseAddress)
         while index < bytes.count {
+            // Sixteen bytes at a time past the ones that need no attention.
+            if let base, index + 16 <= bytes.count {
+                let v = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                var special = (v .== quote) .| (v .== backslash) .| (v .< space)
+                if validatesUTF8 { special = special .| (v .>= high) }
+                let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+                if lanes[0] == 0 && lanes[1] == 0 {
+                    index += 16
+                    continue
+                }
+                index += lanes[0] != 0 ? lanes[0].trailingZeroBitCount / 8 : 8 + lanes[1].trailingZeroBitCount / 8
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -344,13 +363,51 @@ public struct JSONParser {
                 continue
             }
             if byte < 0x20 { throw JSONParseError(reason: .invalidString("raw control character"), offset: index) }
-            if byte < 0x80 {
+            if byte < 0x80 || !validatesUTF8 {
                 index += 1
                 continue
             }
             try skipUTF8Sequence()
         }
         throw truncated()
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        let high = SIMD16<UInt8>(repeating: 0x80)
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            if i + 16 <= n {
+                let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                if !any(v .>= high) {
+                    i += 16
+                    continue
+                }
+            }
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF  // bounds of the second byte
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return false
+            }
+            guard i + length <= n, bytes[i + 1] >= lower, bytes[i + 1] <= upper else { return false }
+            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return false }
+            i += length
+        }
+        return true
     }
 
     private mutating func skipUTF8Sequence() throws(JSONParseError) {

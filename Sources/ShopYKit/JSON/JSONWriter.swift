@@ -164,3 +164,64 @@ public struct JSONWriter {
         bytes.append(hex[Int(value & 0xF)])
     }
 }
+
+extension JSONWriter {
+    /// Appends an already valid JSON value given as bytes, laid out as `write` would lay it out:
+    /// re-indented at `indent` when pretty, whitespace dropped when compact. Strings are copied
+    /// as they are (they were escaped when first written). This lets large stored documents (the
+    /// likes) reach the output without being decoded into values and encoded again.
+    public mutating func appendRaw(_ raw: ArraySlice<UInt8>, indent: Int = 0) {
+        var depth = indent
+        var i = raw.startIndex
+        let end = raw.endIndex
+        while i < end {
+            let byte = raw[i]
+            switch byte {
+            case 0x22:  // a string: copy through its closing quote
+                var j = i + 1
+                while j < end {
+                    if raw[j] == 0x5C { j += 2; continue }
+                    if raw[j] == 0x22 { break }
+                    j += 1
+                }
+                bytes.append(contentsOf: raw[i...min(j, end - 1)])
+                i = j + 1
+                continue
+            case 0x7B, 0x5B:  // { [
+                // An empty container stays on one line.
+                var k = i + 1
+                while k < end, raw[k] == 0x20 || raw[k] == 0x0A || raw[k] == 0x0D || raw[k] == 0x09 { k += 1 }
+                if k < end, raw[k] == byte + 2 {
+                    bytes.append(byte)
+                    bytes.append(byte + 2)
+                    i = k + 1
+                    continue
+                }
+                bytes.append(byte)
+                depth += 1
+                newlineRaw(depth)
+            case 0x7D, 0x5D:  // } ]
+                depth -= 1
+                newlineRaw(depth)
+                bytes.append(byte)
+            case 0x2C:
+                bytes.append(byte)
+                newlineRaw(depth)
+            case 0x3A:
+                bytes.append(byte)
+                if pretty { bytes.append(0x20) }
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                bytes.append(byte)
+            }
+            i += 1
+        }
+    }
+
+    private mutating func newlineRaw(_ indent: Int) {
+        guard pretty else { return }
+        bytes.append(0x0A)
+        for _ in 0..<(indent * 2) { bytes.append(0x20) }
+    }
+}

@@ -114,13 +114,14 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         return true
     }
 
-    /// Removes the like of `id`; returns it (decoded) when there was one.
+    /// Removes the like of `id`; true when there was one. Decoding is not needed to remove, so a
+    /// like that no longer decodes can still be removed; a hand-edited file may hold an id twice,
+    /// and afterwards none is left.
     @discardableResult
-    public mutating func remove(_ id: String) -> Like? {
-        guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
-        let removed = try? LikeCollection.decode(elements[index].bytes)
-        elements.remove(at: index)
-        return removed
+    public mutating func remove(_ id: String) -> Bool {
+        let before = elements.count
+        elements.removeAll { $0.id == id }
+        return elements.count != before
     }
 
     public mutating func removeAll() { elements.removeAll() }

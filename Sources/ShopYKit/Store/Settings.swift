@@ -64,6 +64,19 @@ public struct Stored<Value: Codable> {
     }
 }
 
+/// A `@Stored` declaration seen without its value type, so that a transaction can check every
+/// value of a file before it rewrites that file.
+protocol StoredDeclaration {
+    var suite: Suite { get }
+    func check(in session: Session)
+}
+
+extension Stored: StoredDeclaration {
+    func check(in session: Session) {
+        _ = session.value(key, in: suite, default: defaultValue)
+    }
+}
+
 /// Everything shopy stores, declared once.
 public final class Settings {
     let session: Session
@@ -82,6 +95,18 @@ public final class Settings {
     @Stored("historyEnabled", suite: .preferences) public var historyEnabled = true
     /// The default sections of `shopy popular` (nil: the built-in ones).
     @Stored("popularSections", suite: .preferences) public var popularSections: [String]? = nil
+
+    /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
+    /// liking fast); a like that then fails to decode is damage in likes.json too, so it is
+    /// reported the same way, with the file's path, rather than as an unexpected error.
+    public func allLikes() throws(StoreError) -> [Like] {
+        let likes = self.likes
+        do {
+            return try likes.all()
+        } catch {
+            throw .damaged(path: session.store.path(of: _likes.suite), problem: "\"\(_likes.key)\" \(error.problem)")
+        }
+    }
 }
 
 /// The store: a directory of suite files, each with a lock file beside it.
@@ -101,7 +126,7 @@ public final class SettingsStore: Sendable {
     /// Reads without locking: every file is replaced atomically, so a reader sees a whole one.
     public func read<T>(_ body: (Settings) throws -> T) throws -> T {
         let session = Session(store: self, writable: [])
-        let result = try body(Settings(session: session))
+        let result = try session.run(body)
         if let error = session.error { throw error }
         return result
     }
@@ -119,7 +144,7 @@ public final class SettingsStore: Sendable {
         let session = Session(store: self, writable: suites)
         // Load what we will write first, so a damaged file stops us before any work.
         for suite in suites.sorted() { _ = try session.document(suite) }
-        let result = try body(Settings(session: session))
+        let result = try session.run(body)
         if let error = session.error { throw error }
         try session.commit()
         return result
@@ -215,6 +240,17 @@ final class Session {
         self.writable = writable
     }
 
+    /// Runs a transaction's body. A getter that met a damaged file handed the body its default
+    /// (a getter cannot throw), so an error the body then threw came from that stand-in, e.g.
+    /// "there is no listing yet" when state.json is damaged: the damage is what is reported.
+    func run<T>(_ body: (Settings) throws -> T) throws -> T {
+        do {
+            return try body(Settings(session: self))
+        } catch {
+            throw self.error ?? error
+        }
+    }
+
     func document(_ suite: Suite) throws(StoreError) -> SuiteDocument {
         if let document = documents[suite] { return document }
         let path = store.path(of: suite)
@@ -225,7 +261,28 @@ final class Session {
             document = SuiteDocument(schema: suite.schema)
         }
         documents[suite] = document
+        try checkValues(of: suite)
         return document
+    }
+
+    /// Decodes every declared value of a file as soon as it is loaded, not only the one asked
+    /// for: a file is either whole or damaged. Otherwise a commit, which rewrites the whole file,
+    /// would quietly carry the damage of one key along with a write of another (or paper over a
+    /// damaged value it replaces without reading it), and `like 3` could take its row from a
+    /// listing kept beside a damaged history that stopped the last search from saving its own.
+    /// The declarations are found by reflection, so a new @Stored setting is checked without a
+    /// list to keep up to date.
+    private func checkValues(of suite: Suite) throws(StoreError) {
+        // Only what this file's values report is thrown; an earlier problem stays the first one.
+        let earlier = error
+        error = nil
+        defer { error = earlier ?? error }
+        for child in Mirror(reflecting: Settings(session: self)).children {
+            if let declaration = child.value as? StoredDeclaration, declaration.suite == suite {
+                declaration.check(in: self)
+            }
+        }
+        if let error { throw error }
     }
 
     func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value) -> Value {

@@ -1,0 +1,654 @@
+// The built `shopy` and its files: likes, history, damaged files, doctor, export/import, and
+// many processes at once or killed mid-write. Every test has its own SHOPY_HOME (created by shopy
+// itself) and runs on the offline catalog: no keys are in the environment.
+
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import ShopYKit
+
+final class StoreEndToEndTests: XCTestCase {
+    private var root = ""
+    /// SHOPY_HOME; it does not exist until shopy creates it.
+    private var home: String { root + "/home" }
+    private var likesPath: String { home + "/likes.json" }
+    private var statePath: String { home + "/state.json" }
+
+    /// Distinct productIds of the recorded catalog, in fixture order.
+    private static let catalogIDs: [String] = {
+        let url = fixturesDirectory.appendingPathComponent("recorded-items.json")
+        guard let data = try? Data(contentsOf: url), let items = try? JSONParser.parse(Array(data)).arrayValue else { return [] }
+        var seen = Set<String>()
+        return items.compactMap { $0["productId"]?.stringValue }.filter { seen.insert($0).inserted }
+    }()
+
+    override func setUpWithError() throws {
+        root = NSTemporaryDirectory() + "shopy-store-e2e-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        XCTAssertGreaterThanOrEqual(Self.catalogIDs.count, 300, "the fixture's ids")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: root)
+        super.tearDown()
+    }
+
+    // MARK: - Helpers
+
+    @discardableResult
+    private func shopy(_ arguments: [String], home: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        try runShopy(arguments, home: home ?? self.home)
+    }
+
+    /// Runs and expects exit 0.
+    @discardableResult
+    private func ok(_ arguments: [String], home: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        let result = try runShopy(arguments, home: home ?? self.home)
+        XCTAssertEqual(result.status, 0, "shopy \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    private func json(_ result: RunResult, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(result.stdout)
+        } catch {
+            XCTFail("not JSON (\(error)): \(result.stdout.prefix(500))", file: file, line: line)
+            throw error
+        }
+    }
+
+    /// `shopy likes --json` items.
+    private func likes(home: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [JSONValue] {
+        let envelope = try json(try ok(["likes", "--json"], home: home, file: file, line: line), file: file, line: line)
+        let items = envelope["items"]?.arrayValue ?? []
+        XCTAssertEqual(envelope["count"]?.intValue, items.count, file: file, line: line)
+        return items
+    }
+
+    private func likedIDs(home: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        try likes(home: home, file: file, line: line).compactMap { $0["productId"]?.stringValue }
+    }
+
+    /// Search items (with `liked`) as JSON.
+    private func search(_ query: String, size: Int = 5, home: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [JSONValue] {
+        let result = try ok(["search", query, "--size", String(size), "--format", "json"], home: home, file: file, line: line)
+        return try json(result, file: file, line: line)["items"]?.arrayValue ?? []
+    }
+
+    private func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    private func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// likes.json as JSON, checked to be a whole store file.
+    private func storedLikes(file: StaticString = #filePath, line: UInt = #line) throws -> [JSONValue] {
+        let data = try XCTUnwrap(contents(likesPath), "likes.json exists", file: file, line: line)
+        let value = try JSONParser.parse(Array(data))
+        XCTAssertEqual(value["schema"]?.intValue, 1, file: file, line: line)
+        return try XCTUnwrap(value["likes"]?.arrayValue, "a likes list", file: file, line: line)
+    }
+
+    /// A `shopy` process started and not waited for; output is discarded except stderr.
+    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path("shopy"))
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, err)
+    }
+
+    private static let timestampPattern = try! NSRegularExpression(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+
+    private func isTimestamp(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return Self.timestampPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    // MARK: - Like by row, snapshots, marks in search
+
+    func testLikeRowsKeepsSnapshotsAndSearchMarksThem() throws {
+        let listed = try search("방충망")
+        XCTAssertEqual(listed.count, 5)
+        XCTAssertEqual(listed.map { $0["liked"] }, Array(repeating: .bool(false), count: 5), "nothing liked yet, and said so")
+        let ids = listed.compactMap { $0["productId"]?.stringValue }
+
+        let liked = try ok(["like", "1", "3"])
+        XCTAssertEqual(liked.stdoutLines.count, 2, liked.stdout)
+        XCTAssertTrue(liked.stdoutLines[0].hasPrefix("liked: \(ids[0])"), liked.stdout)
+        XCTAssertTrue(liked.stdoutLines[1].hasPrefix("liked: \(ids[2])"), liked.stdout)
+
+        let items = try likes()
+        XCTAssertEqual(Set(items.compactMap { $0["productId"]?.stringValue }), [ids[0], ids[2]])
+        for item in items {
+            let id = try XCTUnwrap(item["productId"]?.stringValue)
+            let source = try XCTUnwrap(listed.first { $0["productId"]?.stringValue == id })
+            for key in ["title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image"] {
+                XCTAssertEqual(item[key], source[key], "snapshot of \(id): \(key)")
+            }
+            XCTAssertTrue(isTimestamp(item["likedAt"]?.stringValue), "likedAt: \(String(describing: item["likedAt"]))")
+            XCTAssertEqual(item["likedPrice"], source["price"], "likedPrice is the price when liked")
+        }
+        // The stored file is whole, private, and holds the same.
+        XCTAssertEqual(try storedLikes().count, 2)
+
+        // Other formats list them too.
+        let tsv = try ok(["likes"])
+        XCTAssertEqual(tsv.stdoutLines.count, 2)
+        XCTAssertEqual(Set(tsv.stdoutLines.map { String($0.split(separator: "\t")[1]) }), [ids[0], ids[2]])
+        let table = try ok(["likes", "--format", "table"])
+        XCTAssertTrue(table.stdout.contains(ids[0]) && table.stdout.contains(ids[2]), "the table shows ids: \(table.stdout)")
+        XCTAssertTrue(table.stdoutLines.last?.hasPrefix("2 likes") ?? false, table.stdout)
+        XCTAssertEqual(try ok(["likes", "--format", "jsonl"]).stdoutLines.count, 2)
+        XCTAssertEqual(try ok(["likes", "--format", "csv"]).stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count, 3)
+        let prices = try json(try ok(["likes", "--sort", "price", "--json"]))["items"]?.arrayValue?.compactMap { $0["price"]?.intValue } ?? []
+        XCTAssertEqual(prices, prices.sorted(), "--sort price: lowest first")
+        XCTAssertEqual(prices.count, 2)
+        XCTAssertEqual(try json(try ok(["likes", "--sort", "title", "--json"]))["sort"], .string("title"))
+        assertErrorReport(try shopy(["likes", "--sort", "cheapest"]), status: 64, contains: ["sort"])
+
+        // Search marks them: json, jsonl and the table's ♥ column.
+        let again = try search("방충망")
+        XCTAssertEqual(again.map { $0["liked"] }, [.bool(true), .bool(false), .bool(true), .bool(false), .bool(false)])
+        let jsonl = try ok(["search", "방충망", "--size", "5", "--format", "jsonl"]).stdoutLines.map { try JSONParser.parse($0) }
+        XCTAssertEqual(jsonl.map { $0["liked"] }, [.bool(true), .bool(false), .bool(true), .bool(false), .bool(false)])
+        let rows = try ok(["search", "방충망", "--size", "5", "--format", "table"]).stdoutLines
+        XCTAssertTrue(rows[0].contains("♥"), "header: \(rows[0])")
+        XCTAssertEqual(rows[1...5].map { $0.contains("♥") }, [true, false, true, false, false], rows.joined(separator: "\n"))
+
+        // Liking again changes nothing, and is no error.
+        let before = contents(likesPath)
+        let twice = try ok(["like", "1"])
+        XCTAssertTrue(twice.stdout.hasPrefix("already liked: \(ids[0])"), twice.stdout)
+        XCTAssertEqual(contents(likesPath), before, "not rewritten")
+
+        // Unlike by row and by id; unliking again is no error.
+        XCTAssertTrue(try ok(["unlike", "3"]).stdout.hasPrefix("unliked: \(ids[2])"))
+        XCTAssertTrue(try ok(["unlike", "3"]).stdout.hasPrefix("not liked: \(ids[2])"))
+        XCTAssertEqual(try likedIDs(), [ids[0]])
+        XCTAssertTrue(try ok(["unlike", "--id", ids[0]]).stdout.hasPrefix("unliked: \(ids[0])"))
+        XCTAssertEqual(try likedIDs(), [])
+        XCTAssertTrue(try ok(["unlike", "--id", "99999999999"]).stdout.hasPrefix("not liked: 99999999999"))
+        XCTAssertEqual(try search("방충망").map { $0["liked"] }, Array(repeating: .bool(false), count: 5))
+    }
+
+    // MARK: - Like by id, and what is refused
+
+    func testLikeByIdAndWhatIsRefused() throws {
+        // No listing yet: a row means nothing.
+        assertErrorReport(try shopy(["like", "1"]), status: 64, contains: ["listing"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: likesPath))
+        assertErrorReport(try shopy(["unlike", "2"]), status: 64, contains: ["listing"])
+        assertErrorReport(try shopy(["like"]), status: 64)
+
+        let listed = try search("방충망").compactMap { $0["productId"]?.stringValue }
+        // A catalog item that is not in the listing, by id.
+        let other = try XCTUnwrap(Self.catalogIDs.first { !listed.contains($0) })
+        let byID = try ok(["like", other])
+        XCTAssertTrue(byID.stdout.hasPrefix("liked: \(other)"), byID.stdout)
+        let snapshot = try XCTUnwrap(try likes().first)
+        XCTAssertEqual(snapshot["productId"]?.stringValue, other)
+        XCTAssertFalse(snapshot["title"]?.stringValue?.isEmpty ?? true, "the snapshot comes from the catalog")
+        // A short id needs --id; without it, it is a row.
+        assertErrorReport(try shopy(["like", "1234"]), status: 64, contains: ["row 1234", "search 방충망"])
+        assertErrorReport(try shopy(["like", "--id", "1234"]), status: 64, contains: ["1234"])
+
+        let before = try XCTUnwrap(contents(likesPath))
+        // An unknown id.
+        assertErrorReport(try shopy(["like", "99999999999"]), status: 64, contains: ["99999999999"])
+        // A row past the listing: the message names the listing and its rows.
+        assertErrorReport(try shopy(["like", "6"]), status: 64, contains: ["row 6", "search 방충망", "1–5"])
+        // All or nothing: a good row with a bad one changes nothing.
+        assertErrorReport(try shopy(["like", "1", "99999999999"]), status: 64)
+        assertErrorReport(try shopy(["like", "1", "7"]), status: 64)
+        XCTAssertEqual(contents(likesPath), before, "nothing written")
+        XCTAssertEqual(try likedIDs(), [other])
+        XCTAssertEqual(names(in: home).filter { $0.contains(".tmp-") }, [])
+    }
+
+    // MARK: - Many processes at once
+
+    func testThirtyTwoConcurrentLikesAllLand() throws {
+        try ok(["history", "--off"])  // creates the directory, so all 32 start on equal terms
+        let ids = Array(Self.catalogIDs.prefix(32))
+        XCTAssertEqual(Set(ids).count, 32)
+        var running: [(Process, Pipe)] = []
+        for id in ids { running.append(try start(["like", "--id", id])) }
+        for (process, err) in running {
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, stderr)
+        }
+        let stored = try storedLikes()
+        XCTAssertEqual(stored.count, 32)
+        XCTAssertEqual(Set(stored.compactMap { $0["productId"]?.stringValue }), Set(ids))
+        XCTAssertEqual(Set(try likedIDs()), Set(ids))
+        XCTAssertEqual(names(in: home).filter { $0.contains(".tmp-") }, [], "no temporary file left")
+        let doctor = try ok(["doctor"])
+        for name in ["likes.json", "state.json", "preferences.json"] {
+            XCTAssertTrue(doctor.stdout.contains(name), "doctor reports every file: \(doctor.stdout)")
+        }
+        XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
+        let report = try json(try ok(["doctor", "--json"]))
+        XCTAssertEqual(report["files"]?.arrayValue?.compactMap { $0["status"]?.stringValue }, ["ok", "missing", "ok"], "no search was made")
+    }
+
+    // MARK: - Killed mid-write
+
+    func testProcessesKilledAtRandomNeverLeaveAPartialFile() throws {
+        // Start with some likes, so that writes take a little longer.
+        let ids = Array(Self.catalogIDs.prefix(60))
+        try ok(["like", "--id"] + Array(ids[20...]))
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        for iteration in 0..<48 {
+            let batch = Array(ids[(iteration % 4 * 5)..<(iteration % 4 * 5 + 5)])
+            let verb = iteration % 3 == 2 ? "unlike" : "like"
+            let (process, _) = try start([verb, "--id"] + batch)
+            usleep(UInt32.random(in: 0...40_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killed += 1 }
+
+            if let data = contents(likesPath) {
+                let value: JSONValue
+                do {
+                    value = try JSONParser.parse(Array(data))
+                } catch {
+                    XCTFail("iteration \(iteration): likes.json does not parse (\(error)): \(String(decoding: data, as: UTF8.self).suffix(200))")
+                    break
+                }
+                XCTAssertEqual(value["schema"]?.intValue, 1, "iteration \(iteration)")
+                XCTAssertNotNil(value["likes"]?.arrayValue, "iteration \(iteration)")
+            }
+            let listing = try shopy(["likes", "--json"])
+            XCTAssertEqual(listing.status, 0, "iteration \(iteration): \(listing.stderr)")
+            if listing.status != 0 { break }
+        }
+        XCTAssertGreaterThan(killed, 0, "some processes were killed before they finished")
+        XCTAssertTrue(Set(ids[20...]).isSubset(of: Set(try likedIDs())), "likes nobody touched are all still there")
+
+        // A temporary file of a process that is gone, as a kill mid-write leaves one.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = home + "/.likes.json.tmp-\(gone.processIdentifier)-12345"
+        try write("{\"schema\":1,\"li", to: stale)
+
+        let doctor = try ok(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("temporary file"), "stale temporary files are reported: \(doctor.stdout)")
+        XCTAssertTrue(doctor.stdout.contains("likes.json") && doctor.stdout.contains("ok"), doctor.stdout)
+        let repair = try ok(["doctor", "--repair"])
+        XCTAssertTrue(repair.stdout.contains("removed .likes.json.tmp-\(gone.processIdentifier)-12345"), repair.stdout)
+        XCTAssertEqual(names(in: home).filter { $0.contains(".tmp-") }, [], "doctor --repair removed them")
+        XCTAssertFalse(try ok(["doctor"]).stdout.contains("temporary file"))
+    }
+
+    // MARK: - Permissions
+
+    func testFilesAre0600AndTheDirectory0700UnderUmask022() throws {
+        let old = umask(0o022)
+        defer { umask(old) }
+        _ = try search("방충망")  // creates the directory and state.json
+        let ids = Array(Self.catalogIDs.prefix(10))
+        for i in 0..<50 {
+            try ok([i % 2 == 0 ? "like" : "unlike", "--id", ids[(i / 2) % ids.count]])
+        }
+        try ok(["like", "1", "2"])
+        try ok(["history", "--off"])
+        XCTAssertEqual(FileIO.mode(of: home), 0o700)
+        XCTAssertEqual(FileIO.mode(of: likesPath), 0o600)
+        XCTAssertEqual(FileIO.mode(of: statePath), 0o600)
+        XCTAssertEqual(FileIO.mode(of: home + "/preferences.json"), 0o600)
+
+        // Files shopy writes elsewhere are private too: an export and the backup of clear.
+        try ok(["likes", "export", root + "/export.json"])
+        XCTAssertEqual(FileIO.mode(of: root + "/export.json"), 0o600)
+        let cleared = try ok(["likes", "clear", "--yes"])
+        let backup = try XCTUnwrap(names(in: home).first { $0.hasPrefix("likes-backup-") }, cleared.stdout)
+        XCTAssertEqual(FileIO.mode(of: home + "/" + backup), 0o600)
+
+        // doctor reports the modes, and --repair puts them back.
+        XCTAssertEqual(chmod(likesPath, 0o644), 0)
+        XCTAssertEqual(chmod(home, 0o755), 0)
+        let doctor = try ok(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("0644"), doctor.stdout)
+        try ok(["doctor", "--repair"])
+        XCTAssertEqual(FileIO.mode(of: likesPath), 0o600)
+        XCTAssertEqual(FileIO.mode(of: home), 0o700)
+    }
+
+    // MARK: - Damaged files
+
+    func testDamagedLikesFileIsRefusedUntouchedThenRepaired() throws {
+        let cases: [(String, String, String)] = [
+            ("empty", "", "empty"),
+            ("truncated", "{\"schema\":1,\n\"likes\":[\n{\"productId\":\"11124150101\",\"title\":\"방충", "truncated"),
+            ("garbage", "this is not json\n", "not a JSON object"),
+            ("schema 2", "{\"schema\":2,\"likes\":[]}\n", "schema version 2"),
+        ]
+        for (name, text, problem) in cases {
+            let home = root + "/" + name.replacingOccurrences(of: " ", with: "-")
+            let path = home + "/likes.json"
+            let listed = try search("방충망", home: home).compactMap { $0["productId"]?.stringValue }
+            try write(text, to: path)
+            let damaged = try XCTUnwrap(contents(path))
+            try write("{\"schema\":1,\"likes\":[{\"productId\":\"\(listed[1])\",\"title\":\"x\"}]}", to: root + "/import.json")
+
+            for arguments in [["like", "1"], ["like", "--id", listed[1]], ["unlike", "1"], ["likes"], ["likes", "--json"],
+                              ["likes", "export"], ["likes", "clear", "--yes"], ["likes", "import", root + "/import.json"]] {
+                let result = try shopy(arguments, home: home)
+                assertErrorReport(result, status: 65, contains: [path, problem])
+                XCTAssertEqual(result.stdout, "", "\(name): \(arguments)")
+                XCTAssertEqual(contents(path), damaged, "\(name): \(arguments) left the file byte for byte")
+            }
+            // A search still prints, with a warning, and marks nothing.
+            let searched = try shopy(["search", "방충망", "--size", "3", "--format", "json"], home: home)
+            XCTAssertEqual(searched.status, 0, searched.stderr)
+            XCTAssertEqual(try json(searched)["items"]?.arrayValue?.count, 3)
+            XCTAssertTrue(searched.stderr.contains("warning") && searched.stderr.contains(path), searched.stderr)
+            XCTAssertEqual(contents(path), damaged)
+
+            let doctor = try shopy(["doctor"], home: home)
+            XCTAssertEqual(doctor.status, 65, "\(name): \(doctor.stdout)")
+            XCTAssertTrue(doctor.stdout.contains("likes.json") && doctor.stdout.contains(problem), "\(name): \(doctor.stdout)")
+            XCTAssertTrue(doctor.stdout.contains("--repair"), doctor.stdout)
+            XCTAssertEqual(contents(path), damaged, "doctor without --repair changes nothing")
+
+            let repair = try ok(["doctor", "--repair"], home: home)
+            XCTAssertTrue(repair.stdout.contains("moved aside"), repair.stdout)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+            let aside = names(in: home).filter { $0.hasPrefix("likes.damaged-") && $0.hasSuffix(".json") }
+            XCTAssertEqual(aside.count, 1, "\(name): \(names(in: home))")
+            XCTAssertEqual(contents(home + "/" + (aside.first ?? "")), damaged, "the damaged bytes are kept")
+            XCTAssertTrue(repair.stdout.contains(aside.first ?? "?"), "says where: \(repair.stdout)")
+
+            XCTAssertTrue(try ok(["like", "1"], home: home).stdout.hasPrefix("liked: \(listed[0])"))
+            XCTAssertEqual(try likedIDs(home: home), [listed[0]])
+            XCTAssertEqual(try ok(["doctor"], home: home).status, 0)
+        }
+    }
+
+    func testALikeThatDoesNotDecodeIsReportedAsDamageAndCanBeUnliked() throws {
+        let listed = try search("방충망").compactMap { $0["productId"]?.stringValue }
+        try ok(["like", "1", "2"])
+        let text = String(decoding: try XCTUnwrap(contents(likesPath)), as: UTF8.self)
+        let range = try XCTUnwrap(text.range(of: "\"productId\":\"\(listed[1])\",\"title\":"))
+        try write(text.replacingCharacters(in: range, with: "\"productId\":\"\(listed[1])\",\"title\":7,\"x\":"), to: likesPath)
+        let damaged = contents(likesPath)
+
+        assertErrorReport(try shopy(["likes"]), status: 65, contains: [likesPath, "item 2"])
+        let doctor = try shopy(["doctor"])
+        XCTAssertEqual(doctor.status, 65)
+        XCTAssertTrue(doctor.stdout.contains("item 2"), doctor.stdout)
+        XCTAssertEqual(contents(likesPath), damaged)
+
+        // Unliking the bad like needs no decoding: it goes, and the file is whole again.
+        XCTAssertTrue(try ok(["unlike", "2"]).stdout.hasPrefix("unliked: \(listed[1])"))
+        XCTAssertEqual(try likedIDs(), [listed[0]])
+    }
+
+    func testDamagedStateFileDoesNotStopSearchButStopsLikeByRow() throws {
+        _ = try search("방충망")
+        try write("{\"schema\":1,\n\"lastListing\":{\"command\":\"search", to: statePath)
+        let damaged = try XCTUnwrap(contents(statePath))
+
+        let searched = try shopy(["search", "방충망", "--size", "3"])
+        XCTAssertEqual(searched.status, 0, searched.stderr)
+        XCTAssertEqual(searched.stdoutLines.count, 3, "results are printed")
+        XCTAssertTrue(searched.stderr.contains("warning") && searched.stderr.contains(statePath), searched.stderr)
+        XCTAssertEqual(contents(statePath), damaged)
+
+        // The damage is the problem, not "no listing yet".
+        assertErrorReport(try shopy(["like", "1"]), status: 65, contains: [statePath])
+        assertErrorReport(try shopy(["history"]), status: 65, contains: [statePath])
+        assertErrorReport(try shopy(["history", "--clear"]), status: 65, contains: [statePath])
+        XCTAssertEqual(contents(statePath), damaged)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: likesPath), "nothing liked")
+
+        // A state.json that parses but holds a bad value is damaged as well, and left as it is.
+        try write("{\"schema\":1,\n\"lastListing\":5,\n\"history\":[]}\n", to: statePath)
+        let badValue = contents(statePath)
+        XCTAssertEqual(try shopy(["search", "방충망"]).status, 0)
+        assertErrorReport(try shopy(["history", "--remove", "방충망"]), status: 65, contains: [statePath, "lastListing"])
+        XCTAssertEqual(contents(statePath), badValue)
+
+        // A good listing beside a damaged history: the search cannot save its rows, and `like 1`
+        // does not take row 1 of the listing before it.
+        try FileManager.default.removeItem(atPath: statePath)
+        _ = try search("방충망")
+        let text = String(decoding: try XCTUnwrap(contents(statePath)), as: UTF8.self)
+        let range = try XCTUnwrap(text.range(of: "\"history\":["))
+        try write(text.replacingCharacters(in: range, with: "\"history\":{},\"x\":["), to: statePath)
+        let badHistory = contents(statePath)
+        let other = try shopy(["search", "세제"])
+        XCTAssertEqual(other.status, 0)
+        XCTAssertTrue(other.stderr.contains("warning") && other.stderr.contains("history"), other.stderr)
+        assertErrorReport(try shopy(["like", "1"]), status: 65, contains: [statePath, "history"])
+        XCTAssertEqual(contents(statePath), badHistory)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: likesPath), "nothing liked")
+
+        XCTAssertEqual(try shopy(["doctor"]).status, 65)
+        try ok(["doctor", "--repair"])
+        XCTAssertEqual(names(in: home).filter { $0.hasPrefix("state.damaged-") }.count, 1, "\(names(in: home))")
+        _ = try search("방충망")
+        try ok(["like", "1"])
+        XCTAssertEqual(try likedIDs().count, 1)
+    }
+
+    func testDamagedPreferencesDoNotKeepTheListingFromBeingSaved() throws {
+        let first = try XCTUnwrap(try search("방충망").first?["productId"]?.stringValue)
+        let preferences = home + "/preferences.json"
+        try write("{\"schema\":1,\"historyEnabled\":", to: preferences)
+        let damaged = contents(preferences)
+
+        let searched = try shopy(["search", "세제", "--size", "3", "--format", "json"])
+        XCTAssertEqual(searched.status, 0, searched.stderr)
+        XCTAssertTrue(searched.stderr.contains("warning") && searched.stderr.contains(preferences), searched.stderr)
+        let listed = try json(searched)["items"]?.arrayValue?.compactMap { $0["productId"]?.stringValue } ?? []
+        XCTAssertEqual(listed.count, 3)
+        XCTAssertNotEqual(listed[0], first, "the two listings start differently, or this test proves nothing")
+        // Row 1 is row 1 of this listing, not of the one before.
+        XCTAssertTrue(try ok(["like", "1"]).stdout.hasPrefix("liked: \(listed[0])"))
+        XCTAssertEqual(contents(preferences), damaged)
+        assertErrorReport(try shopy(["history", "--off"]), status: 65, contains: [preferences])
+        XCTAssertEqual(contents(preferences), damaged)
+    }
+
+    // MARK: - Export, clear, import
+
+    func testExportClearAndImportRoundTrip() throws {
+        _ = try search("방충망")
+        try ok(["like", "1", "2", "3"])
+        let original = try likes()
+        XCTAssertEqual(original.count, 3)
+
+        let exportPath = root + "/export.json"
+        let exported = try ok(["likes", "export", exportPath])
+        XCTAssertTrue(exported.stderr.contains("exported 3 likes"), exported.stderr)
+        let export = try JSONParser.parse(Array(try XCTUnwrap(contents(exportPath))))
+        XCTAssertEqual(export["schema"]?.intValue, 1)
+        XCTAssertTrue(isTimestamp(export["exportedAt"]?.stringValue))
+        XCTAssertEqual(export["likes"]?.arrayValue?.count, 3)
+        let toStdout = try JSONParser.parse(try ok(["likes", "export"]).stdout)
+        XCTAssertEqual(toStdout["likes"], export["likes"], "stdout and file hold the same likes")
+
+        // clear without --yes: refused, nothing removed.
+        let before = contents(likesPath)
+        assertErrorReport(try shopy(["likes", "clear"]), status: 64, contains: ["--yes"])
+        XCTAssertEqual(contents(likesPath), before)
+        XCTAssertEqual(names(in: home).filter { $0.hasPrefix("likes-backup-") }, [])
+
+        // clear --yes: a backup, and it says where.
+        let cleared = try ok(["likes", "clear", "--yes"])
+        let backupLine = try XCTUnwrap(cleared.stdoutLines.first { $0.contains("backup: ") }, cleared.stdout)
+        let backupPath = String(try XCTUnwrap(backupLine.components(separatedBy: "backup: ").last))
+        XCTAssertTrue(backupPath.hasPrefix(home + "/likes-backup-"), backupPath)
+        let backup = try JSONParser.parse(Array(try XCTUnwrap(contents(backupPath), "the backup exists")))
+        XCTAssertEqual(backup["likes"]?.arrayValue?.compactMap { $0["productId"]?.stringValue },
+                       export["likes"]?.arrayValue?.compactMap { $0["productId"]?.stringValue })
+        XCTAssertEqual(try likes(), [])
+        XCTAssertEqual(try storedLikes(), [], "an empty list, not a missing file")
+        XCTAssertTrue(try ok(["likes", "clear", "--yes"]).stdout.contains("no likes"))
+
+        // Import twice: the second adds nothing, and the likes are the same as after one.
+        let first = try ok(["likes", "import", exportPath])
+        XCTAssertTrue(first.stdout.contains("3 added, 0 kept"), first.stdout)
+        let afterOne = try ok(["likes", "--json"]).stdout
+        let bytesAfterOne = contents(likesPath)
+        let second = try ok(["likes", "import", exportPath])
+        XCTAssertTrue(second.stdout.contains("0 added, 3 kept"), second.stdout)
+        XCTAssertEqual(try ok(["likes", "--json"]).stdout, afterOne)
+        XCTAssertEqual(contents(likesPath), bytesAfterOne, "the second import writes nothing")
+        XCTAssertEqual(try likes(), original, "likedAt and likedPrice came back as they were")
+
+        // The backup imports too.
+        try ok(["likes", "clear", "--yes"])
+        XCTAssertTrue(try ok(["likes", "import", backupPath]).stdout.contains("3 added"))
+        XCTAssertEqual(try likes(), original)
+    }
+
+    func testImportKeepsAnExistingLikeAsItIs() throws {
+        let listed = try search("방충망").compactMap { $0["productId"]?.stringValue }
+        try ok(["like", "1"])
+        let existing = try XCTUnwrap(try likes().first)
+        let incoming = """
+        {"schema":1,"likes":[
+          {"productId":"\(listed[0])","title":"renamed","price":1,"likedAt":"2001-01-01T00:00:00Z","likedPrice":1},
+          {"title":"new one","productId":"77777777777","price":5000,"likedAt":"2002-02-02T02:02:02Z","likedPrice":4000},
+          {"productId":"88888888888","title":"no time"}
+        ]}
+        """
+        try write(incoming, to: root + "/in.json")
+        let result = try ok(["likes", "import", root + "/in.json"])
+        XCTAssertTrue(result.stdout.contains("2 added, 1 kept"), result.stdout)
+        let items = try likes()
+        XCTAssertEqual(items.count, 3)
+        // The rank is the like's place in this listing (newest first); everything else is kept.
+        func withoutRank(_ item: JSONValue?) -> JSONValue? {
+            guard var object = item?.objectValue else { return nil }
+            object["rank"] = nil
+            return .object(object)
+        }
+        XCTAssertEqual(withoutRank(items.first { $0["productId"]?.stringValue == listed[0] }), withoutRank(existing),
+                       "the existing like keeps its likedAt and snapshot")
+        let added = try XCTUnwrap(items.first { $0["productId"]?.stringValue == "77777777777" })
+        XCTAssertEqual(added["likedAt"], .string("2002-02-02T02:02:02Z"))
+        XCTAssertEqual(added["likedPrice"]?.intValue, 4000)
+        XCTAssertEqual(added["title"], .string("new one"))
+        let untimed = try XCTUnwrap(items.first { $0["productId"]?.stringValue == "88888888888" })
+        XCTAssertTrue(isTimestamp(untimed["likedAt"]?.stringValue), "a like without likedAt gets the import's time")
+
+        // A bare array of likes imports as well.
+        try write("[{\"productId\":\"99999999990\",\"title\":\"bare\"}]", to: root + "/bare.json")
+        XCTAssertTrue(try ok(["likes", "import", root + "/bare.json"]).stdout.contains("1 added, 0 kept"))
+    }
+
+    func testMalformedImportsChangeNothing() throws {
+        _ = try search("방충망")
+        try ok(["like", "1", "2"])
+        let before = try XCTUnwrap(contents(likesPath))
+        let files: [(String, String, String)] = [
+            ("not-json", "likes, but not JSON", "not valid JSON"),
+            ("empty", "", "empty"),
+            ("no-id", "{\"schema\":1,\"likes\":[{\"productId\":\"55555555555\",\"title\":\"fine\"},{\"title\":\"no id\"}]}", "like 2"),
+            ("numeric-id", "{\"schema\":1,\"likes\":[{\"productId\":55555555555}]}", "productId"),
+            ("schema-2", "{\"schema\":2,\"likes\":[{\"productId\":\"55555555555\"}]}", "schema version 2"),
+            ("no-likes", "{\"schema\":1}", "likes"),
+            ("a-string", "\"55555555555\"", "not a likes export"),
+        ]
+        for (name, text, problem) in files {
+            let path = root + "/\(name).json"
+            try write(text, to: path)
+            assertErrorReport(try shopy(["likes", "import", path]), status: 65, contains: [name, problem])
+            XCTAssertEqual(contents(likesPath), before, "\(name): likes.json unchanged")
+        }
+        XCTAssertEqual(try likedIDs().count, 2)
+        XCTAssertEqual(names(in: home).filter { $0.contains(".tmp-") }, [])
+    }
+
+    func testClearWithoutYesRemovesNothing() throws {
+        _ = try search("방충망")
+        try ok(["like", "1"])
+        let before = contents(likesPath)
+        let result = try shopy(["likes", "clear"])
+        assertErrorReport(result, status: 64, contains: ["--yes"])
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(contents(likesPath), before)
+        XCTAssertEqual(try likes().count, 1)
+        XCTAssertEqual(names(in: home).filter { $0.hasPrefix("likes-backup-") }, [])
+    }
+
+    // MARK: - History
+
+    private func history(file: StaticString = #filePath, line: UInt = #line) throws -> (queries: [String], recording: Bool?) {
+        let value = try json(try ok(["history", "--json"], file: file, line: line), file: file, line: line)
+        return ((value["items"]?.arrayValue ?? []).compactMap { $0["query"]?.stringValue }, value["recording"]?.boolValue)
+    }
+
+    func testHistoryRecordsRemovesAndCanBeTurnedOff() throws {
+        XCTAssertEqual(try history().queries, [])
+        XCTAssertEqual(try ok(["history"]).stdout, "", "tsv: nothing")
+        for query in ["방충망", "모기장", "방충망"] { _ = try search(query) }
+        XCTAssertEqual(try history().queries, ["방충망", "모기장"], "most recent first, once each")
+        XCTAssertEqual(try ok(["history"]).stdoutLines.map { $0.split(separator: "\t").last.map(String.init) }, ["방충망", "모기장"])
+        XCTAssertTrue(try ok(["history", "--format", "table"]).stdout.contains("모기장"))
+
+        XCTAssertTrue(try ok(["history", "--remove", "모기장"]).stdout.contains("removed '모기장'"))
+        XCTAssertEqual(try history().queries, ["방충망"])
+        XCTAssertTrue(try ok(["history", "--remove", "텐트"]).stdout.contains("not in the history"))
+
+        XCTAssertTrue(try ok(["history", "--off"]).stdout.contains("not recording"))
+        let listed = try search("텐트")
+        XCTAssertEqual(try history().queries, ["방충망"], "not recorded while off")
+        XCTAssertEqual(try history().recording, false)
+        // The listing is still kept: rows can be liked.
+        XCTAssertTrue(try ok(["like", "1"]).stdout.hasPrefix("liked: \(listed.first?["productId"]?.stringValue ?? "?")"))
+
+        try ok(["history", "--on"])
+        _ = try search("텐트")
+        XCTAssertEqual(try history().queries, ["텐트", "방충망"])
+        XCTAssertEqual(try history().recording, true)
+
+        XCTAssertTrue(try ok(["history", "--clear"]).stdout.contains("removed 2 entries"))
+        XCTAssertEqual(try history().queries, [])
+        assertErrorReport(try shopy(["history", "--on", "--off"]), status: 64)
+        assertErrorReport(try shopy(["history", "방충망"]), status: 64)
+    }
+
+    func testHistoryKeepsTheLatestHundred() async throws {
+        // 105 searches in process (fast), read back by the binary.
+        for i in 1...105 {
+            let io = IO.capture(environment: ["SHOPY_HOME": home])
+            let code = await ShopY.main(["search", "query \(i)", "--size", "1"], io: io)
+            XCTAssertEqual(code, 0, io.stderr.text)
+        }
+        var queries = try history().queries
+        XCTAssertEqual(queries.count, 100)
+        XCTAssertEqual(queries.first, "query 105")
+        XCTAssertEqual(queries.last, "query 6")
+        XCTAssertEqual(Set(queries).count, 100)
+
+        // An old one searched again moves to the front; the count stays.
+        _ = try search("query 50")
+        queries = try history().queries
+        XCTAssertEqual(queries.count, 100)
+        XCTAssertEqual(queries.first, "query 50")
+        XCTAssertEqual(queries.last, "query 6")
+    }
+}
