@@ -38,6 +38,12 @@ public final class OutputSink: @unchecked Sendable {
             captured.append(contentsOf: bytes)
             return
         }
+        if bytes.count >= 64 * 1024 {
+            // Large output (a 10,000-like listing) goes out directly instead of through a copy.
+            drain(fd)
+            writeAll(bytes, to: fd)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 64 * 1024 || (lineBuffered && bytes.contains(0x0A)) { drain(fd) }
     }
@@ -61,9 +67,14 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     private func drain(_ fd: Int32) {
+        writeAll(buffer, to: fd)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
-        while offset < buffer.count && !brokenPipe {
-            let n = buffer.withUnsafeBytes { raw in
+        while offset < bytes.count && !brokenPipe {
+            let n = bytes.withUnsafeBytes { raw in
                 #if canImport(Glibc)
                 Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 #else
@@ -79,7 +90,6 @@ public final class OutputSink: @unchecked Sendable {
                 break
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

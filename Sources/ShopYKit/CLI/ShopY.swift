@@ -34,6 +34,7 @@ public enum ShopY {
         LikesCommand.self,
         HistoryCommand.self,
         DoctorCommand.self,
+        StatusCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and

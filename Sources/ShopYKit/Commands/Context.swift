@@ -27,6 +27,17 @@ public struct Context: Sendable {
         case .naver:
             guard let credentials else { throw SourceError.missingKeys }
             let base = try RequestBuilder.base(from: io.environment)
+            // On a dead network, fail at once with "offline" instead of after the whole
+            // --timeout: one reading of the interfaces and routes (no monitor, no netlink). A
+            // loopback API (the emulator, a local proxy) needs no route, so it skips the check.
+            let target = ProbeTarget(base: base)
+            if !target.isLoopback {
+                let path = SystemNetwork.currentPath()
+                trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
+                guard path.isSatisfied else {
+                    throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
+                }
+            }
             trace("source: \(base.absoluteString) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport, trace: trace,
                                      beforeRequest: beforeRequest)

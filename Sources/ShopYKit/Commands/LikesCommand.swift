@@ -37,6 +37,11 @@ public struct LikesCommand: Command {
 
     public func run(_ context: Context) async throws -> ExitCode {
         let store = LikeSupport.store(context)
+        let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
+        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title {
+            try writeRaw(try store.read { settings in try settings.allRawLikes() }, format: resolvedFormat, io: context.io)
+            return .ok
+        }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
         let sorted = Self.sorted(likes, by: sort)
         let items = sorted.enumerated().map { i, like in
@@ -64,6 +69,53 @@ public struct LikesCommand: Command {
             }
         }
         return .ok
+    }
+
+    /// JSON and JSONL straight from the stored bytes (checked, not decoded): the same document
+    /// the decoded path writes, since likes are stored in the item schema's key order, without
+    /// building 10,000 values and encoding them again.
+    func writeRaw(_ likes: [LikeCollection.RawLike], format: OutputFormat, io: IO) throws {
+        let order: [Int]
+        let indices = Array(likes.indices)
+        switch sort {
+        case .recent:
+            order = indices.sorted { a, b in
+                let x = likes[a].likedAt, y = likes[b].likedAt
+                return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+            }
+        case .price:
+            order = indices.sorted { a, b in
+                switch (likes[a].price, likes[b].price) {
+                case let (x?, y?) where x != y: return x < y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: return a < b
+                }
+            }
+        case .title:
+            order = indices
+        }
+        var writer = JSONWriter(pretty: format == .json, capacity: likes.reduce(256) { $0 + $1.bytes.count * 2 })
+        if format == .json {
+            writer.append("{\n  \"sort\": \"\(sort.rawValue)\",\n  \"count\": \(likes.count),\n  \"items\": ")
+            if likes.isEmpty { writer.append("[]") } else { writer.append("[") }
+        }
+        for (rank, index) in order.enumerated() {
+            var body = likes[index].bytes
+            while let first = body.first, first != UInt8(ascii: "{") { body = body.dropFirst() }
+            body = body.dropFirst()  // the like's "{": "rank" goes first
+            if format == .json {
+                writer.append(rank == 0 ? "\n    {\n      \"rank\": \(rank + 1)," : ",\n    {\n      \"rank\": \(rank + 1),")
+                writer.append("\n      ")
+                writer.appendRaw(body, indent: 3)
+            } else {
+                writer.append("{\"rank\":\(rank + 1),")
+                writer.appendRaw(body)
+                writer.bytes.append(0x0A)
+            }
+        }
+        if format == .json { writer.append(likes.isEmpty ? "\n}\n" : "\n  ]\n}\n") }
+        io.stdout.write(bytes: writer.bytes)
     }
 
     static func sorted(_ likes: [Like], by sort: Sort) -> [Like] {

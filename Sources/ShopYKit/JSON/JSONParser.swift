@@ -467,6 +467,47 @@ public struct JSONParser {
         depth -= 1
     }
 
+    /// Like `forEachMember`, but hands over the key's byte range (inside the quotes, escapes left
+    /// as they are) instead of building a String: for hot loops that compare keys to constants.
+    public mutating func forEachMemberRaw(_ body: (_ key: Range<Int>, inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: "{") else { throw unexpected() }
+        try enter()
+        index += 1
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
+            let keyStart = index + 1
+            try skipString()
+            let key = keyStart..<(index - 1)
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            let valueStart = index
+            try body(key, &self)
+            if index == valueStart { try skipValue() }
+            skipWhitespace()
+            let next = try peek()
+            index += 1
+            if next == UInt8(ascii: ",") { continue }
+            if next == UInt8(ascii: "}") { break }
+            index -= 1
+            throw unexpected()
+        }
+        depth -= 1
+    }
+
+    /// The byte at the current position (after whitespace), or nil at the end.
+    public mutating func peekByte() -> UInt8? {
+        skipWhitespace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
     /// Walks an array, calling `body` at the start of each element; `body` either consumes the
     /// element or leaves the parser where it was (then the element is skipped).
     public mutating func forEachElement(_ body: (_ elementStart: Int, inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {

@@ -38,26 +38,37 @@ public enum FileIO {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0))
-        var offset = 0
+        // Read into uninitialized memory (no zeroing of a large file first); loop until EOF
+        // in case the file grew since fstat.
+        var capacity = max(Int(info.st_size), 0) + 1
+        var bytes: [UInt8] = []
         while true {
-            if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: 64 * 1024)) }
-            let n = bytes.withUnsafeMutableBytes { raw in
-                #if canImport(Glibc)
-                Glibc.read(fd, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.read(fd, raw.baseAddress! + offset, raw.count - offset)
-                #endif
+            var failure: Int32 = 0
+            var grew = false
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    #if canImport(Glibc)
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    #else
+                    let n = Darwin.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    #endif
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if n == 0 { return }
+                    count += n
+                }
+                grew = true
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "read", errno: errno)
-            }
-            if n == 0 { break }
-            offset += n
+            if failure != 0 { throw .io(path: path, operation: "read", errno: failure) }
+            guard grew else { return bytes }
+            // Filled the whole buffer: there may be more.
+            if lseek(fd, 0, SEEK_SET) < 0 { throw .io(path: path, operation: "read", errno: errno) }
+            capacity *= 2
         }
-        bytes.removeSubrange(offset...)
-        return bytes
     }
 
     /// Replaces `path` atomically: a temp file in the same directory (O_EXCL, mode 0600), a full

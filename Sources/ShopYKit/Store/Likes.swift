@@ -156,13 +156,123 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         return try Like(json: json)
     }
 
+    /// A stored like as its JSON bytes, checked to have the shape `Like(json:)` accepts, with what
+    /// listings sort by.
+    public struct RawLike: Sendable {
+        public var bytes: ArraySlice<UInt8>
+        public var likedAt: ArraySlice<UInt8>
+        public var price: Int?
+    }
+
+    /// Every like as checked bytes, in stored order, without building values: `likes --json`
+    /// copies them to the output (re-indented), which is what keeps it fast at 10,000 likes.
+    /// The checks are those of `Like(json:)`, so a like that would not decode is reported the
+    /// same way here.
+    public func rawLikes() throws(StoredValueError) -> [RawLike] {
+        var result: [RawLike] = []
+        result.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            do {
+                result.append(try LikeCollection.checkRaw(element.bytes))
+            } catch {
+                throw StoredValueError("item \(i + 1) \(error.problem)")
+            }
+        }
+        return result
+    }
+
+    private enum FieldKind {
+        case id, text, integer, categories, likedAt, price
+    }
+
+    private static let fieldKinds: [(name: [UInt8], kind: FieldKind)] = {
+        let table: [(String, FieldKind)] = [
+            ("productId", .id), ("title", .text), ("price", .price), ("highPrice", .integer), ("mall", .text),
+            ("brand", .text), ("maker", .text), ("categories", .categories), ("productType", .integer),
+            ("link", .text), ("image", .text), ("likedAt", .likedAt), ("likedPrice", .integer),
+        ]
+        return table.map { (Array($0.0.utf8), $0.1) }
+    }()
+
+    private static func checkRaw(_ slice: ArraySlice<UInt8>) throws(StoredValueError) -> RawLike {
+        var likedAt = slice[slice.startIndex..<slice.startIndex]
+        var price: Int?
+        var hasID = false
+        let outcome: StoredValueError? = slice.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            parser.validatesUTF8 = false  // checked with the whole file
+            var problem: StoredValueError?
+            do throws(JSONParseError) {
+                guard parser.peekByte() == UInt8(ascii: "{") else { return StoredValueError("is not a like object") }
+                try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
+                    guard problem == nil else { return }
+                    let name = UnsafeBufferPointer(rebasing: buffer[key])
+                    guard let kind = fieldKinds.first(where: { $0.name.elementsEqual(name) })?.kind else { return }
+                    let field = String(decoding: name, as: UTF8.self)
+                    let first = parser.peekByte() ?? 0
+                    let range = try parser.skipValue()
+                    let isNull = first == UInt8(ascii: "n")
+                    switch kind {
+                    case .id:
+                        guard first == UInt8(ascii: "\""), range.count > 2 else {
+                            problem = StoredValueError(first == UInt8(ascii: "\"") ? "has an empty \"productId\"" : "has no \"productId\" string")
+                            return
+                        }
+                        hasID = true
+                    case .text, .likedAt:
+                        guard first == UInt8(ascii: "\"") || isNull else {
+                            problem = StoredValueError("has a non-string \"\(field)\"")
+                            return
+                        }
+                        if kind == .likedAt && !isNull {
+                            likedAt = slice[(slice.startIndex + range.lowerBound + 1)..<(slice.startIndex + range.upperBound - 1)]
+                        }
+                    case .integer, .price:
+                        if isNull { return }
+                        guard let value = Int(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)) else {
+                            problem = StoredValueError("has a non-integer \"\(field)\"")
+                            return
+                        }
+                        if kind == .price { price = value }
+                    case .categories:
+                        if isNull { return }
+                        guard first == UInt8(ascii: "[") else {
+                            problem = StoredValueError("has a non-list \"categories\"")
+                            return
+                        }
+                        var inner = JSONParser(UnsafeBufferPointer(rebasing: buffer[range]))
+                        inner.validatesUTF8 = false
+                        try inner.forEachElement { _, inner throws(JSONParseError) in
+                            if inner.peekByte() != UInt8(ascii: "\"") { problem = problem ?? StoredValueError("has a non-string category") }
+                        }
+                    }
+                }
+            } catch {
+                return StoredValueError("is not valid JSON: \(error)")
+            }
+            if let problem { return problem }
+            return hasID ? nil : StoredValueError("has no \"productId\"")
+        }
+        if let outcome { throw outcome }
+        return RawLike(bytes: slice, likedAt: likedAt, price: price)
+    }
+
     // MARK: RawStorable
 
+    /// Decodes bytes that did not come from a checked suite file: their UTF-8 is checked first.
     public static func decodeStored(_ bytes: [UInt8]) throws(StoredValueError) -> LikeCollection {
+        guard bytes.withUnsafeBufferPointer(JSONParser.isValidUTF8) else { throw StoredValueError("is not valid UTF-8") }
+        return try decodeStored(bytes[...])
+    }
+
+    /// Bytes from a suite file, whose UTF-8 was checked as a whole when it was loaded.
+    public static func decodeStored(_ bytes: ArraySlice<UInt8>) throws(StoredValueError) -> LikeCollection {
         var collection = LikeCollection()
-        let shared = ArraySlice(bytes)
+        let shared = bytes
         let result: Result<Void, StoredValueError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
+            // The bytes come from a suite file whose UTF-8 was checked as a whole on load.
+            parser.validatesUTF8 = false
             var index = 0
             do throws(JSONParseError) {
                 var failure: StoredValueError?
@@ -174,7 +284,9 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                         failure = StoredValueError("item \(index) has no productId string")
                         return
                     }
-                    collection.elements.append(Element(id: id, bytes: shared[range]))
+                    // The parser counts from the slice's start; the slice keeps the file's indices.
+                    let base = shared.startIndex
+                    collection.elements.append(Element(id: id, bytes: shared[(base + range.lowerBound)..<(base + range.upperBound)]))
                 }
                 try parser.expectEnd()
                 if let failure { return .failure(failure) }
@@ -203,13 +315,33 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     /// The productId of an object: the fast path reads `{"productId":"…"` at the start, as
     /// shopy writes it; otherwise the object's members are walked.
     private static func productId(in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        let prefix = Array("{\"productId\":\"".utf8)
-        if range.count > prefix.count, buffer[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix) {
-            var end = range.lowerBound + prefix.count
-            while end < range.upperBound, buffer[end] != UInt8(ascii: "\""), buffer[end] != UInt8(ascii: "\\") { end += 1 }
-            if end < range.upperBound, buffer[end] == UInt8(ascii: "\"") {
-                let id = String(decoding: UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + prefix.count)..<end]), as: UTF8.self)
-                return id.isEmpty ? nil : id
+        // Fast path: `{"productId":"…"` first, as shopy writes it (whitespace allowed, as other
+        // JSON writers put it).
+        var i = range.lowerBound
+        func skipSpace() {
+            while i < range.upperBound, buffer[i] == 0x20 || buffer[i] == 0x0A || buffer[i] == 0x0D || buffer[i] == 0x09 { i += 1 }
+        }
+        func take(_ expected: [UInt8]) -> Bool {
+            guard i + expected.count <= range.upperBound,
+                  UnsafeBufferPointer(rebasing: buffer[i..<(i + expected.count)]).elementsEqual(expected) else { return false }
+            i += expected.count
+            return true
+        }
+        if take([UInt8(ascii: "{")]) {
+            skipSpace()
+            if take(Array("\"productId\"".utf8)) {
+                skipSpace()
+                if take([UInt8(ascii: ":")]) {
+                    skipSpace()
+                    if take([UInt8(ascii: "\"")]) {
+                        let start = i
+                        while i < range.upperBound, buffer[i] != UInt8(ascii: "\""), buffer[i] != UInt8(ascii: "\\") { i += 1 }
+                        if i < range.upperBound, buffer[i] == UInt8(ascii: "\"") {
+                            let id = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<i]), as: UTF8.self)
+                            return id.isEmpty ? nil : id
+                        }
+                    }
+                }
             }
         }
         guard let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[range])),

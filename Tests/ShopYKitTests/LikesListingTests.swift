@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+@testable import ShopYKit
+
+/// `likes --json`/`--format jsonl` copy stored bytes to the output; they must write exactly
+/// the document that decoding every like and encoding it again would write.
+final class LikesListingTests: XCTestCase {
+    var home = ""
+
+    override func setUpWithError() throws {
+        home = NSTemporaryDirectory() + "shopy-likes-listing-\(UUID().uuidString)"
+        let items = Catalog.embedded.items.prefix(40).map(ProductMapper.product(from:))
+        var likes = LikeCollection()
+        for (i, product) in items.enumerated() {
+            var product = product
+            if i % 7 == 0 { product.price = nil; product.categories = [] }
+            if i % 5 == 0 { product.title += " \"quoted\" \\ back \u{1B}[31m \u{202E}" }
+            // Some likes share a time, so the tie-break (newest stored first) matters.
+            likes.add(Like(product: product, likedAt: Like.timestamp(Date(timeIntervalSince1970: 1_780_000_000 + Double(i / 3))), likedPrice: product.price))
+        }
+        try SettingsStore(directory: home).update([.likes]) { settings in settings.likes = likes }
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    func run(_ arguments: [String]) async -> (Int32, String) {
+        let io = IO.capture(environment: ["SHOPY_HOME": home])
+        let code = await ShopY.main(arguments, io: io)
+        return (code, io.stdout.text)
+    }
+
+    func expected(sort: LikesCommand.Sort, pretty: Bool) throws -> String {
+        let likes = try SettingsStore(directory: home).read { try $0.allLikes() }
+        let items = LikesCommand.sorted(likes, by: sort).enumerated().map { i, like in
+            ItemJSON.object(ListedItem(rank: i + 1, product: like.product,
+                                       extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))]))
+        }
+        if !pretty { return items.map { JSONWriter.string($0) + "\n" }.joined() }
+        var o = JSONObject()
+        o.appendUnchecked("sort", .string(sort.rawValue))
+        o.appendUnchecked("count", .int(items.count))
+        o.appendUnchecked("items", .array(items))
+        return JSONWriter.string(.object(o), pretty: true) + "\n"
+    }
+
+    func testJSONFromStoredBytesEqualsTheDecodedDocument() async throws {
+        for sort in [LikesCommand.Sort.recent, .price] {
+            let (code, json) = await run(["likes", "--json", "--sort", sort.rawValue])
+            XCTAssertEqual(code, 0)
+            XCTAssertEqual(json, try expected(sort: sort, pretty: true), "sort \(sort)")
+            let (code2, jsonl) = await run(["likes", "--format", "jsonl", "--sort", sort.rawValue])
+            XCTAssertEqual(code2, 0)
+            XCTAssertEqual(jsonl, try expected(sort: sort, pretty: false), "jsonl sort \(sort)")
+        }
+    }
+
+    func testNoLikesIsAnEmptyList() async throws {
+        try FileManager.default.removeItem(atPath: home)
+        let (code, json) = await run(["likes", "--json"])
+        XCTAssertEqual(code, 0)
+        XCTAssertEqual(json, "{\n  \"sort\": \"recent\",\n  \"count\": 0,\n  \"items\": []\n}\n")
+        XCTAssertEqual(try JSONParser.parse(json)["items"], .array([]))
+    }
+
+    func testAppendRawReindentsLikeTheWriter() throws {
+        let values: [JSONValue] = [
+            try JSONParser.parse(#"{"a":[1,{"b":[]},{}],"c":"x,\"y\":{[","d":null,"e":{"f":[true,false]}}"#),
+            .array([]), .object(JSONObject()), .string("plain"),
+        ]
+        for value in values {
+            for pretty in [false, true] {
+                var writer = JSONWriter(pretty: pretty)
+                writer.appendRaw(ArraySlice(JSONWriter.serialize(value, pretty: !pretty)))
+                XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), JSONWriter.string(value, pretty: pretty))
+            }
+        }
+    }
+}
