@@ -301,11 +301,16 @@ final class WatchProcess: @unchecked Sendable {
             condition.unlock()
         }
         reader.start()
+        // stderr as it arrives (a scan's "network lost" lines are read while it runs).
         let errorReader = Thread { [self] in
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            condition.lock()
-            errorText = data
-            condition.unlock()
+            let handle = err.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                condition.lock()
+                errorText.append(chunk)
+                condition.unlock()
+            }
         }
         errorReader.start()
     }

@@ -17,7 +17,7 @@ final class RankingEndToEndTests: XCTestCase {
                                   category1: "테스트", category2: "", category3: "", category4: "").json)
         }
         let path = TestHome.shared.path + "/rank-items.json"
-        FileManager.default.createFile(atPath: path, contents: Data(JSONWriter.serialize(.array(items))))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(JSONWriter.serialize(.array(items))))
         return path
     }()
 

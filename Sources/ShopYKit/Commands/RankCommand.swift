@@ -119,7 +119,19 @@ public struct RankCommand: Command {
 
     public func run(_ context: Context) async throws -> ExitCode {
         let limiter = RateLimiter(perSecond: rate)
-        let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
+        // A scan takes a while: say when the network path drops or returns, and hold the next
+        // request until it is back (up to --timeout) rather than fail page after page. Loopback
+        // servers (the emulator) need no path.
+        let remote = !((try? ProbeTarget.from(environment: context.io.environment))?.isLoopback ?? false)
+        let watcher: PathWatcher? = remote && NaverCredentials.from(environment: context.io.environment) != nil && source != .catalog
+            ? PathWatcher.announcing(to: context.io.stderr, trace: context.trace) : nil
+        watcher?.start()
+        defer { watcher?.stop() }
+        let timeout = self.timeout
+        let productSource = try context.source(source, timeout: timeout, beforeRequest: {
+            if let watcher, !watcher.isSatisfied { _ = await watcher.waitUntilSatisfied(timeout: timeout) }
+            await limiter.acquire()
+        })
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
