@@ -56,9 +56,8 @@ public struct LikesCommand: Command {
             o.appendUnchecked("count", .int(items.count))
             o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
             io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
-        case .jsonl: io.stdout.write(Render.jsonl(items))
-        case .tsv: io.stdout.write(Render.tsv(items))
-        case .csv: io.stdout.write(Render.csv(items))
+        case .jsonl, .tsv, .csv:
+            io.stdout.write(Render.lines(items, format: format ?? OutputFormat.defaultFor(io)) ?? "")
         case .table:
             if items.isEmpty {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")

@@ -290,9 +290,8 @@ public struct RankCommand: Command {
             o.appendUnchecked("found", .bool(!items.isEmpty))
             o.appendUnchecked("matches", .array(items.map(ItemJSON.object)))
             io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
-        case .jsonl: io.stdout.write(Render.jsonl(items))
-        case .tsv: io.stdout.write(Render.tsv(items))
-        case .csv: io.stdout.write(Render.csv(items))
+        case .jsonl, .tsv, .csv:
+            io.stdout.write(Render.lines(items, format: format ?? OutputFormat.defaultFor(io)) ?? "")
         case .table:
             if items.isEmpty {
                 io.stdout.line("not in the top \(Money.grouped(reach)) for '\(Sanitizer.clean(keyword))' (\(describeMatchers()))")

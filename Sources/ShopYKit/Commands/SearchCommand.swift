@@ -119,12 +119,8 @@ public struct SearchCommand: Command {
         case .json:
             io.stdout.write(bytes: JSONWriter.serialize(listing.json, pretty: true) + [0x0A])
             return
-        case .jsonl:
-            io.stdout.write(Render.jsonl(listing.items))
-        case .tsv:
-            io.stdout.write(Render.tsv(listing.items))
-        case .csv:
-            io.stdout.write(Render.csv(listing.items))
+        case .jsonl, .tsv, .csv:
+            io.stdout.write(Render.lines(listing.items, format: format) ?? "")
         case .table:
             if listing.items.isEmpty {
                 io.stdout.line(emptyMessage(page))

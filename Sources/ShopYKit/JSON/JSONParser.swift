@@ -433,38 +433,22 @@ public struct JSONParser {
         index += length
     }
 
-    /// Reads an object's keys one by one, handing each key's bytes and the value range to `body`.
-    /// The parser must stand at `{`. Keys without escapes are passed as raw bytes (the fast path);
-    /// keys with escapes are decoded.
+    /// Reads an object's members one by one, handing each key (decoded) and the value's start
+    /// to `body`, which either consumes the value or leaves it (then it is skipped). The parser
+    /// must stand at `{`.
     public mutating func forEachMember(_ body: (_ key: String, _ valueStart: Int, inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
-        skipWhitespace()
-        guard try peek() == UInt8(ascii: "{") else { throw unexpected() }
-        try enter()
-        index += 1
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return
+        let buffer = bytes
+        try forEachMemberRaw { range, parser throws(JSONParseError) in
+            let key: String
+            if !buffer[range].contains(UInt8(ascii: "\\")), let plain = String(validating: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) {
+                key = plain
+            } else {
+                // Escapes (or bytes to reject): decode the key as a string, from its quote.
+                var keyParser = JSONParser(buffer, at: range.lowerBound - 1)
+                key = try keyParser.parseString()
+            }
+            try body(key, parser.offset, &parser)
         }
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try parseString()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            let valueStart = index
-            try body(key, valueStart, &self)
-            if index == valueStart { try skipValue() }
-            skipWhitespace()
-            let next = try peek()
-            index += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "}") { break }
-            index -= 1
-            throw unexpected()
-        }
-        depth -= 1
     }
 
     /// Like `forEachMember`, but hands over the key's byte range (inside the quotes, escapes left

@@ -38,10 +38,18 @@ public struct ListedItem: Equatable, Sendable {
 /// The JSON form of an item: the schema README documents.
 public enum ItemJSON {
     public static func object(_ item: ListedItem) -> JSONValue {
-        let p = item.product
         var o = JSONObject()
         o.appendUnchecked("rank", .int(item.rank))
         if let row = item.row { o.appendUnchecked("row", .string(row)) }
+        appendProduct(item.product, to: &o)
+        if let liked = item.liked { o.appendUnchecked("liked", .bool(liked)) }
+        for (key, value) in item.extra { o.appendUnchecked(key, value) }
+        return .object(o)
+    }
+
+    /// The product's members in the schema's order: productId … image. Likes are stored in the
+    /// same shape.
+    public static func appendProduct(_ p: Product, to o: inout JSONObject) {
         o.appendUnchecked("productId", .string(p.productId))
         o.appendUnchecked("title", .string(p.title))
         o.appendUnchecked("price", .int(orNull: p.price))
@@ -53,9 +61,6 @@ public enum ItemJSON {
         o.appendUnchecked("productType", .int(orNull: p.productType))
         o.appendUnchecked("link", .string(orNull: p.link))
         o.appendUnchecked("image", .string(orNull: p.image))
-        if let liked = item.liked { o.appendUnchecked("liked", .bool(liked)) }
-        for (key, value) in item.extra { o.appendUnchecked(key, value) }
-        return .object(o)
     }
 }
 
@@ -89,6 +94,17 @@ public enum Render {
             out += fields.map { csvField(cell($0)) }.joined(separator: ",") + "\r\n"
         }
         return out
+    }
+
+    /// The item-per-line formats, which every listing writes the same way; nil for table and
+    /// json, whose layout is the listing's own.
+    public static func lines(_ items: [ListedItem], format: OutputFormat) -> String? {
+        switch format {
+        case .tsv: return tsv(items)
+        case .csv: return csv(items)
+        case .jsonl: return jsonl(items)
+        case .table, .json: return nil
+        }
     }
 
     /// One compact JSON object a line.

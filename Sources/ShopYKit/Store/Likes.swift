@@ -18,19 +18,8 @@ public struct Like: Equatable, Sendable {
     /// The stored form: the item schema of search's JSON (without rank), then likedAt and
     /// likedPrice. productId comes first so the store can find ids without decoding.
     public var json: JSONValue {
-        let p = product
         var o = JSONObject()
-        o.appendUnchecked("productId", .string(p.productId))
-        o.appendUnchecked("title", .string(p.title))
-        o.appendUnchecked("price", .int(orNull: p.price))
-        o.appendUnchecked("highPrice", .int(orNull: p.highPrice))
-        o.appendUnchecked("mall", .string(orNull: p.mall))
-        o.appendUnchecked("brand", .string(orNull: p.brand))
-        o.appendUnchecked("maker", .string(orNull: p.maker))
-        o.appendUnchecked("categories", .array(p.categories.map(JSONValue.string)))
-        o.appendUnchecked("productType", .int(orNull: p.productType))
-        o.appendUnchecked("link", .string(orNull: p.link))
-        o.appendUnchecked("image", .string(orNull: p.image))
+        ItemJSON.appendProduct(product, to: &o)
         o.appendUnchecked("likedAt", .string(likedAt))
         o.appendUnchecked("likedPrice", .int(orNull: likedPrice))
         return .object(o)
