@@ -133,6 +133,23 @@ final class RankingEndToEndTests: XCTestCase {
         let result = try runShopy(["popular", "-s", "고양이", "-s", "세제", "--json"], environment: emulator.environment)
         XCTAssertEqual(result.status, 69)
         XCTAssertEqual(try JSONParser.parse(result.stdout)["sections"]?.arrayValue?.count, 2)
+        // Nothing to show: the error is said once, with its hint.
+        let retired = try EmulatorProcess(["--retired"])
+        defer { retired.stop() }
+        for format in ["table", "tsv"] {
+            let all = try runShopy(["popular", "--format", format], environment: retired.environment)
+            assertErrorReport(all, status: 69, contains: ["2026-07-31", "--source catalog"])
+        }
+    }
+
+    func testTheTimeoutStartsWhenTheRateLimiterLetsARequestGo() throws {
+        let slow = try EmulatorProcess(["--items", Self.itemsFile, "--latency", "400"])
+        defer { slow.stop() }
+        // Three pages at one a second take over two seconds in all, each well within 1.5 s.
+        let result = try runShopy(["rank", "테스트키워드", "--product", "1", "--depth", "300", "--rate", "1", "--timeout", "1.5", "--json"],
+                                  environment: slow.environment)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try JSONParser.parse(result.stdout)["scanned"]?.intValue, 300)
     }
 
     func testPopularDefaultsAndSavedSections() throws {

@@ -384,7 +384,7 @@ final class StoreEndToEndTests: XCTestCase {
         }
     }
 
-    func testALikeThatDoesNotDecodeIsReportedAsDamageAndCanBeUnliked() throws {
+    func testALikeThatDoesNotDecodeIsDamageForEveryCommand() throws {
         let listed = try search("방충망").compactMap { $0["productId"]?.stringValue }
         try ok(["like", "1", "2"])
         let text = String(decoding: try XCTUnwrap(contents(likesPath)), as: UTF8.self)
@@ -392,15 +392,15 @@ final class StoreEndToEndTests: XCTestCase {
         try write(text.replacingCharacters(in: range, with: "\"productId\":\"\(listed[1])\",\"title\":7,\"x\":"), to: likesPath)
         let damaged = contents(likesPath)
 
-        assertErrorReport(try shopy(["likes"]), status: 65, contains: [likesPath, "item 2"])
+        // Checked on load, so no command carries the bad like along or backs it up unrestorably.
+        for arguments in [["likes"], ["likes", "--json"], ["unlike", "2"], ["like", "3"], ["likes", "export"], ["likes", "clear", "--yes"]] {
+            assertErrorReport(try shopy(arguments), status: 65, contains: [likesPath, "item 2"])
+            XCTAssertEqual(contents(likesPath), damaged, "\(arguments) left the file as it was")
+        }
         let doctor = try shopy(["doctor"])
         XCTAssertEqual(doctor.status, 65)
         XCTAssertTrue(doctor.stdout.contains("item 2"), doctor.stdout)
         XCTAssertEqual(contents(likesPath), damaged)
-
-        // Unliking the bad like needs no decoding: it goes, and the file is whole again.
-        XCTAssertTrue(try ok(["unlike", "2"]).stdout.hasPrefix("unliked: \(listed[1])"))
-        XCTAssertEqual(try likedIDs(), [listed[0]])
     }
 
     func testDamagedStateFileDoesNotStopSearchButStopsLikeByRow() throws {
@@ -650,5 +650,40 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertEqual(queries.count, 100)
         XCTAssertEqual(queries.first, "query 50")
         XCTAssertEqual(queries.last, "query 6")
+    }
+}
+
+/// Output that cannot be written, and exports to links and devices.
+final class OutputEndToEndTests: XCTestCase {
+    func testAnUnwritableStdoutIs74() throws {
+        let home = TestHome()
+        defer { home.remove() }
+        let result = try runProcess("/bin/sh", ["-c", "exec \"$0\" search 방충망 > /dev/full", Binary.path("shopy")], home: home.path)
+        XCTAssertEqual(result.status, 74, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot write to standard output"), result.stderr)
+    }
+
+    func testExportFollowsSymlinksAndWritesToDevices() throws {
+        let home = TestHome()
+        defer { home.remove() }
+        XCTAssertEqual(try runShopy(["search", "방충망"], home: home.path).status, 0)
+        XCTAssertEqual(try runShopy(["like", "1", "2"], home: home.path).status, 0)
+        let real = home.path + "/real.json", link = home.path + "/link.json"
+        _ = FileManager.default.createFile(atPath: real, contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        XCTAssertEqual(try runShopy(["likes", "export", link], home: home.path).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real, "the link stays a link")
+        XCTAssertEqual(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: real))))["likes"]?.arrayValue?.count, 2)
+        let toStdout = try runShopy(["likes", "export", "/dev/stdout"], home: home.path)
+        XCTAssertEqual(toStdout.status, 0, toStdout.stderr)
+        XCTAssertEqual(try JSONParser.parse(toStdout.stdout)["likes"]?.arrayValue?.count, 2)
+        assertErrorReport(try runShopy(["likes", "export", home.path], home: home.path), status: 74, contains: ["directory"])
+    }
+
+    func testWatchEndsWhenItsReaderGoesAway() throws {
+        let result = try runProcess("/bin/sh", ["-c", "\"$0\" status --watch --no-probe --format jsonl | head -1", Binary.path("shopy")], timeout: 10)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdoutLines.count, 1)
+        XCTAssertLessThan(result.seconds, 5, "ends when head exits, not at the next change")
     }
 }

@@ -39,7 +39,7 @@ extension ExitCode {
             case .retired, .unreachable, .serverError: self = .unavailable
             case .quotaExceeded, .rateLimited, .timeout: self = .temporary
             case .badResponse, .truncatedResponse: self = .dataError
-            case .rejected, .invalidBaseURL: self = .failure
+            case .rejected, .invalidBaseURL, .redirected: self = .failure
             }
         case let error as StoreError:
             switch error {

@@ -12,8 +12,14 @@ public final class OutputSink: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var captured: [UInt8] = []
     private let lineBuffered: Bool
+    /// Whether this sink writes to the process's own stdout (fd 1).
+    public var isFileDescriptor1: Bool { fd == 1 }
+
     /// Set once a write failed with EPIPE: the reader went away (`shopy search … | head`).
     public private(set) var brokenPipe = false
+    /// The errno of a write that failed otherwise (a full disk, a closed descriptor): the
+    /// output is incomplete, which the exit code must say.
+    public private(set) var writeError: Int32?
 
     /// Writes to `fd`; with `lineBuffered` each complete line goes out at once (for stderr).
     public init(fd: Int32, lineBuffered: Bool = false) {
@@ -73,7 +79,7 @@ public final class OutputSink: @unchecked Sendable {
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
-        while offset < bytes.count && !brokenPipe {
+        while offset < bytes.count && !brokenPipe && writeError == nil {
             let n = bytes.withUnsafeBytes { raw in
                 #if canImport(Glibc)
                 Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
@@ -86,7 +92,7 @@ public final class OutputSink: @unchecked Sendable {
             } else if n < 0 && errno == EINTR {
                 continue
             } else {
-                if errno == EPIPE { brokenPipe = true }
+                if errno == EPIPE { brokenPipe = true } else { writeError = writeError ?? errno }
                 break
             }
         }
@@ -132,6 +138,9 @@ public struct IO: Sendable {
         IO(stdout: OutputSink(), stderr: OutputSink(), environment: environment, stdoutIsTerminal: stdoutIsTerminal,
            stderrIsTerminal: false, terminalColumns: columns, now: now)
     }
+
+    /// Whether stdout is the process's fd 1 (not an in-memory sink).
+    public var isProcessStdout: Bool { stdout.isFileDescriptor1 }
 
     /// Width for help and tables: COLUMNS, then the terminal, else 80.
     public var columns: Int {

@@ -39,14 +39,18 @@ public enum ShopY {
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
     /// returns the exit code. Output goes through `io`; nothing is printed after it returns.
-    public static func main(_ arguments: [String], io: IO, transport: any HTTPTransport = URLSessionTransport.shared) async -> Int32 {
-        let code = await run(arguments, io: io, transport: transport)
+    /// `transport` nil means URLSession, created only when a command needs the network.
+    public static func main(_ arguments: [String], io: IO, transport: (any HTTPTransport)? = nil) async -> Int32 {
+        var code = await run(arguments, io: io, transport: transport)
         io.stdout.flush()
+        if let errno = io.stdout.writeError {
+            code = report(StoreError.io(path: "standard output", operation: "write to", errno: errno), io: io)
+        }
         io.stderr.flush()
         return code.rawValue
     }
 
-    static func run(_ arguments: [String], io: IO, transport: any HTTPTransport) async -> ExitCode {
+    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?) async -> ExitCode {
         let specs = commands.map { $0.fullSpec }
         guard let first = arguments.first else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))

@@ -2,12 +2,13 @@
 public struct Context: Sendable {
     public var io: IO
     public var trace: Tracer
-    /// The HTTP transport for the Naver source (tests may replace it).
-    public var transport: any HTTPTransport
+    /// The HTTP transport for the Naver source (tests may replace it); nil: URLSession, made
+    /// on first use (making one has side effects on Linux, see `URLSessionTransport`).
+    public var transport: (any HTTPTransport)?
     /// The catalog behind `--source catalog` (tests may replace it).
     public var catalog: @Sendable () -> Catalog
 
-    public init(io: IO, verbose: Bool = false, transport: any HTTPTransport = URLSessionTransport.shared,
+    public init(io: IO, verbose: Bool = false, transport: (any HTTPTransport)? = nil,
                 catalog: @escaping @Sendable () -> Catalog = { Catalog.embedded }) {
         self.io = io
         self.trace = verbose ? Tracer(io.stderr) : .off
@@ -39,7 +40,7 @@ public struct Context: Sendable {
                 }
             }
             trace("source: \(base.absoluteString) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
-            let client = NaverClient(base: base, credentials: credentials, transport: transport, trace: trace,
+            let client = NaverClient(base: base, credentials: credentials, transport: transport ?? URLSessionTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
             return NaverSource(client: client, timeout: timeout)
         }

@@ -121,6 +121,7 @@ public struct DoctorCommand: Command {
             n += 1
             target = store.directory + "/\(suite.name).damaged-\(stamp)-\(n).json"
         }
+        _ = chmod(store.path(of: suite), 0o600)  // kept private wherever it goes
         guard rename(store.path(of: suite), target) == 0 else {
             throw StoreError.io(path: store.path(of: suite), operation: "move aside", errno: errno)
         }
@@ -168,6 +169,9 @@ public struct DoctorCommand: Command {
         }
         let exists = directoryMode != nil
         io.stdout.line("files in \(directory)" + (exists ? " (\(Self.octal(directoryMode!)))" : " (not created yet)"))
+        if let directoryMode, directoryMode != 0o700, !repair {
+            io.stdout.line("  directory permissions \(Self.octal(directoryMode)), expected 0700 (--repair fixes)")
+        }
         for r in reports {
             var text = "  " + DisplayWidth.pad(r.suite.fileName, toWidth: 18)
             switch r.status {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `shopy likes`: the liked products, and their export, import and clearing.
 public struct LikesCommand: Command {
@@ -39,7 +44,7 @@ public struct LikesCommand: Command {
         let store = LikeSupport.store(context)
         let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
         if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title {
-            try writeRaw(try store.read { settings in try settings.allRawLikes() }, format: resolvedFormat, io: context.io)
+            try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
             return .ok
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
@@ -103,7 +108,20 @@ public struct LikesCommand: Command {
             var body = likes[index].bytes
             while let first = body.first, first != UInt8(ascii: "{") { body = body.dropFirst() }
             body = body.dropFirst()  // the like's "{": "rank" goes first
-            if format == .json {
+            if !likes[index].canonical {
+                // Hand-edited (other key order, missing or extra keys): decode it so that the
+                // item has the schema's keys in order, like every other.
+                let like = try LikeCollection.decode(likes[index].bytes)
+                let item = ItemJSON.object(ListedItem(rank: rank + 1, product: like.product,
+                                                      extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))]))
+                if format == .json {
+                    writer.append(rank == 0 ? "\n    " : ",\n    ")
+                    writer.write(item, indent: 2)
+                } else {
+                    writer.write(item)
+                    writer.bytes.append(0x0A)
+                }
+            } else if format == .json {
                 writer.append(rank == 0 ? "\n    {\n      \"rank\": \(rank + 1)," : ",\n    {\n      \"rank\": \(rank + 1),")
                 writer.append("\n      ")
                 writer.appendRaw(body, indent: 3)
@@ -214,7 +232,7 @@ public struct LikesExportCommand: Command {
         }
         if let file {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-            try FileIO.atomicWrite(bytes, to: path)
+            try FileIO.writeExport(bytes, to: path)
             context.io.stderr.line("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
         } else {
             context.io.stdout.write(bytes: bytes)
@@ -247,7 +265,7 @@ public struct LikesImportCommand: Command {
             shown = "stdin"
         } else {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-            guard let read = try FileIO.read(path) else { throw StoreError.notFound("no such file: \(file)") }
+            guard let read = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
             bytes = read
             shown = file
         }

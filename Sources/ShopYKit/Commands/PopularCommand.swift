@@ -61,11 +61,13 @@ public struct PopularCommand: Command {
 
     public func run(_ context: Context) async throws -> ExitCode {
         let store = SettingsStore(environment: context.io.environment)
+        // Sections share the API's per-second limit (about 10): same limiter as rank.
+        let limiter = RateLimiter(perSecond: 8)
+        let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
             try store.update([.preferences]) { settings in settings.popularSections = save ? sections : nil }
             context.io.stderr.line(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" : "shopy: default sections reset to the built-in ones")
         }
-        let productSource = try context.source(source, timeout: timeout)
         let keywords: [String]
         if !sections.isEmpty {
             keywords = sections
@@ -81,7 +83,8 @@ public struct PopularCommand: Command {
         }
         let size = self.size
         let pages: [Section] = await withTaskGroup(of: (Int, Section).self) { group in
-            for (index, keyword) in keywords.enumerated() {
+            func fetch(_ index: Int) {
+                let keyword = keywords[index]
                 group.addTask {
                     do {
                         let page = try await productSource.search(SearchRequest(query: keyword, sort: .sim, start: 1, display: size))
@@ -91,8 +94,20 @@ public struct PopularCommand: Command {
                     }
                 }
             }
+            // At most four at once, all through the limiter.
+            var next = 0
+            while next < min(4, keywords.count) {
+                fetch(next)
+                next += 1
+            }
             var sections = [Section?](repeating: nil, count: keywords.count)
-            for await (index, section) in group { sections[index] = section }
+            for await (index, section) in group {
+                sections[index] = section
+                if next < keywords.count {
+                    fetch(next)
+                    next += 1
+                }
+            }
             return sections.compactMap { $0 }
         }
 
@@ -118,7 +133,10 @@ public struct PopularCommand: Command {
             if case .failure(let box) = section.result { return box.error }
             return nil
         }
-        if !failures.isEmpty && failures.count == pages.count { return ExitCode(for: failures[0]) }
+        if !failures.isEmpty && failures.count == pages.count {
+            // Nothing to show: the first failure as the command's error, with its hint.
+            return ShopY.report(failures[0], io: context.io)
+        }
         return .ok
     }
 
@@ -166,14 +184,17 @@ public struct PopularCommand: Command {
         case .tsv, .csv:
             let all = listed.flatMap(\.1)
             io.stdout.write((format ?? .tsv) == .csv ? Render.csv(all) : Render.tsv(all))
-            reportFailures(listed, io: io)
+            // When every section failed, the command's error says it once.
+            if !all.isEmpty || listed.contains(where: { if case .success = $0.0.result { return true } else { return false } }) {
+                reportFailures(listed, io: io)
+            }
         case .table:
             for (index, (section, items)) in listed.enumerated() {
                 if index > 0 { io.stdout.line() }
                 let title = "\(index + 1). \(Sanitizer.clean(section.keyword))"
                 switch section.result {
                 case .success(let page):
-                    let heading = title + "  ·  \(Money.grouped(page.total)) results"
+                    let heading = title + "  ·  \(Money.grouped(page.total)) result\(page.total == 1 ? "" : "s")"
                     io.stdout.line(Style.bold.apply(DisplayWidth.truncate(heading, toWidth: io.columns), enabled: io.useColor))
                     if items.isEmpty { io.stdout.line("   no results") }
                     for line in Render.table(items, columns: io.columns, color: io.useColor).dropFirst() { io.stdout.line(line) }

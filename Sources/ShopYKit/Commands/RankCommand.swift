@@ -37,8 +37,8 @@ public struct RankCommand: Command {
             OptionSpec("rate", value: "n", help: "At most this many requests a second (default 8; the API throttles at about 10)."),
             CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
         ],
-        examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 스크래쳐 --product 82803508510 --json",
-                   "shopy rank 세제 --mall '티에스shop' --all --depth 500", "shopy rank 방충망 --title 자석 --mall 다샵"])
+        examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 --product 88159546540 --json",
+                   "shopy rank 세제 --mall 티에스shop --title 세탁세제 --all --depth 500", "shopy rank 방충망 --title 자석 --mall 다샵"])
 
     public var keyword: String
     public var productID: String?
@@ -98,9 +98,10 @@ public struct RankCommand: Command {
         return pages
     }
 
-    /// Case- and spacing-insensitive form for matching.
+    /// Case- and spacing-insensitive form for matching: lowercased, every space removed (`다 샵`
+    /// matches `다샵`, `자석방충망` matches `자석 방충망`).
     static func normalize(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        String(text.lowercased().unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 
     func matches(_ product: Product) -> Bool {
@@ -129,8 +130,13 @@ public struct RankCommand: Command {
         defer { watcher?.stop() }
         let timeout = self.timeout
         let productSource = try context.source(source, timeout: timeout, beforeRequest: {
-            if let watcher, !watcher.isSatisfied { _ = await watcher.waitUntilSatisfied(timeout: timeout) }
             await limiter.acquire()
+            // Checked after the limiter's wait, so that requests queued there do not go out into
+            // a path that dropped meanwhile; after a wait for the path, queue again.
+            if let watcher, !watcher.isSatisfied {
+                _ = await watcher.waitUntilSatisfied(timeout: timeout)
+                await limiter.acquire()
+            }
         })
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
@@ -294,11 +300,12 @@ public struct RankCommand: Command {
             io.stdout.write(Render.lines(items, format: format ?? OutputFormat.defaultFor(io)) ?? "")
         case .table:
             if items.isEmpty {
-                io.stdout.line("not in the top \(Money.grouped(reach)) for '\(Sanitizer.clean(keyword))' (\(describeMatchers()))")
+                io.stdout.line(absentMessage(reach: reach))
                 return
             }
             for match in scan.matches {
-                let line = "#\(match.rank) for '\(Sanitizer.clean(keyword))' · web page \(match.webPage), position \(match.webPosition)"
+                let heart = liked?.contains(match.product.productId) == true ? " ♥" : ""
+                let line = "#\(match.rank) for '\(Sanitizer.clean(keyword))' · web page \(match.webPage), position \(match.webPosition)\(heart)"
                 io.stdout.line(Style.bold.apply(DisplayWidth.truncate(line, toWidth: io.columns), enabled: io.useColor))
                 let p = match.product
                 for text in [Sanitizer.clean(p.title), "\(Money.won(p.price)) · \(Sanitizer.clean(p.mall ?? "-")) · \(p.productId)", Sanitizer.clean(p.link ?? "")] where !text.isEmpty {
@@ -309,7 +316,12 @@ public struct RankCommand: Command {
             io.stdout.line(Style.dim.apply(footer + " · \(scan.requests) request\(scan.requests == 1 ? "" : "s")", enabled: io.useColor))
         }
         if items.isEmpty && (format ?? OutputFormat.defaultFor(io)) != .table && (format ?? OutputFormat.defaultFor(io)) != .json {
-            io.stderr.line("shopy: not in the top \(Money.grouped(reach)) for '\(Sanitizer.clean(keyword))' (\(describeMatchers()))")
+            io.stderr.line("shopy: " + absentMessage(reach: reach))
         }
+    }
+
+    func absentMessage(reach: Int) -> String {
+        if reach == 0 { return "no results for '\(Sanitizer.clean(keyword))'" }
+        return "not in the top \(Money.grouped(reach)) for '\(Sanitizer.clean(keyword))' (\(describeMatchers()))"
     }
 }

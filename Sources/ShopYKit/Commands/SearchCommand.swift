@@ -17,7 +17,7 @@ public struct SearchCommand: Command {
         examples: [
             "shopy search 방충망",
             "shopy search 방충망 --sort asc --size 5",
-            "shopy search 고양이 스크래쳐 --page 2 --format json",
+            "shopy search 고양이 --page 2 --format json",
             "shopy search 세제 --exclude used,rental --naverpay",
         ])
 
@@ -48,15 +48,22 @@ public struct SearchCommand: Command {
         size = try parsed.value("size").map { v throws(UsageError) in
             try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay)
         } ?? 20
-        page = try parsed.value("page").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "page", in: 1...Int.max / 1000) } ?? 1
+        page = try parsed.value("page").map { v throws(UsageError) in
+            guard let number = Int(v.trimmingASCIIWhitespace()), number >= 1 else {
+                throw UsageError("invalid --page '\(v)': expected a whole number from 1")
+            }
+            return number
+        } ?? 1
         naverPay = parsed.flag("naverpay")
         exclude = try SearchCommand.parseExclude(parsed.all("exclude"))
         format = try CommonOptions.format(parsed)
         source = try CommonOptions.source(parsed)
         timeout = try CommonOptions.timeout(parsed)
-        if start > SearchRequest.maxStart {
+        if page > SearchRequest.maxStart || start > SearchRequest.maxStart {
             let lastPage = (SearchRequest.maxStart - 1) / size + 1
-            throw UsageError("page \(page) at size \(size) starts at result \(Money.grouped(start)), past the API's limit of \(SearchRequest.maxStart)",
+            // (page − 1) · size is computed only where it cannot overflow.
+            let where_ = page > SearchRequest.maxStart ? "" : " at result \(Money.grouped(start)),"
+            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(SearchRequest.maxStart)",
                              hint: "the last reachable page at size \(size) is \(lastPage)")
         }
     }

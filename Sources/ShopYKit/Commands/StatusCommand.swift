@@ -138,6 +138,7 @@ public struct StatusCommand: Command {
         let now = io.now
         monitor.pathUpdateHandler = { continuation.yield(.snapshot($0, now())) }
         monitor.start(queue: queue)
+        Self.watchForClosedOutput(io) { continuation.yield(.stop(SIGPIPE)) }
         defer {
             monitor.cancel()
             continuation.finish()
@@ -149,7 +150,7 @@ public struct StatusCommand: Command {
         for await input in inputs {
             switch input {
             case .stop(let signal):
-                context.trace("watch: stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+                context.trace("watch: stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGPIPE ? "the reader of stdout going away" : "SIGTERM")")
                 return .ok
             case .snapshot(let snapshot, let time):
                 Self.traceSnapshot(snapshot, context.trace)
@@ -184,6 +185,25 @@ public struct StatusCommand: Command {
             }
         }
         return .ok
+    }
+
+    /// When stdout is a pipe or socket, a thread waits (in poll, no timeout: nothing is
+    /// polled repeatedly) for its reader to go away, so `status --watch | head -1` ends at once
+    /// instead of at the next change, which may never come.
+    static func watchForClosedOutput(_ io: IO, _ gone: @escaping @Sendable () -> Void) {
+        guard io.isProcessStdout else { return }
+        var info = stat()
+        guard fstat(1, &info) == 0, info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFSOCK else { return }
+        let thread = Thread {
+            var entry = pollfd(fd: 1, events: 0, revents: 0)
+            while true {
+                let n = poll(&entry, 1, -1)
+                if n < 0 && errno == EINTR { continue }
+                if n > 0 && entry.revents & Int16(POLLERR | POLLHUP) != 0 { gone() }
+                return
+            }
+        }
+        thread.start()
     }
 
     private func emit(_ report: StatusReport, event: String, changes: [StatusChange], time now: Date, io: IO) {

@@ -27,7 +27,7 @@ public enum RequestBuilder {
     public static func base(from environment: [String: String]) throws(SourceError) -> URL {
         let text = environment["SHOPY_API_BASE"].map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultBase
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, url.query == nil else {
+              let host = url.host, !host.isEmpty, url.query == nil, (1...65535).contains(url.port ?? 80) else {
             throw .invalidBaseURL(text)
         }
         return url
@@ -149,6 +149,9 @@ public struct NaverClient: Sendable {
     /// Searches once (with retries), within `timeout` seconds overall.
     public func search(_ request: SearchRequest, timeout: Double) async throws(SourceError) -> WireSearchResponse {
         let clock = ContinuousClock()
+        // The first wait at the gate (a rate limiter, a path that is down) is not the server's
+        // time: the deadline starts when the first request may leave.
+        if let beforeRequest { await beforeRequest() }
         let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         let url = RequestBuilder.url(base: base, request: request)
         let headers = [("X-Naver-Client-Id", credentials.clientID), ("X-Naver-Client-Secret", credentials.clientSecret),
@@ -156,7 +159,7 @@ public struct NaverClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            if let beforeRequest { await beforeRequest() }
+            if attempt > 1, let beforeRequest { await beforeRequest() }
             trace("> GET \(url.absoluteString)")
             trace("> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]")
             let started = clock.now
@@ -180,11 +183,14 @@ public struct NaverClient: Sendable {
             case 429:
                 let body = WireErrorBody(body: response.body)
                 if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { Sanitizer.clean($0.errorMessage) }) }
-                failure = .rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+                failure = .rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) },
+                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) })
             case 500...599:
                 let body = WireErrorBody(body: response.body)
                 failure = .serverError(status: response.status, code: body?.errorCode,
                                        serverMessage: body.map { Sanitizer.clean($0.errorMessage) }, attempts: attempt)
+            case 300...399:
+                throw .redirected(status: response.status, location: response.headers["location"].map(Sanitizer.clean))
             case 401, 403:
                 let body = WireErrorBody(body: response.body)
                 throw .authentication(status: response.status, code: body?.errorCode, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })

@@ -78,12 +78,33 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
         super.init()
+        // On Linux the first session configuration sets up Foundation's shared cookie store and
+        // URL cache, which create $XDG_DATA_HOME/<program> and ~/.cache/<program> directories.
+        // shopy uses neither, so while they are set up the XDG variables point where nothing
+        // can be created (and are put back right after).
+        let names = ["XDG_DATA_HOME", "XDG_CACHE_HOME"]
+        let saved: [(String, String?)] = names.map { name in (name, getenv(name).map { String(cString: $0) }) }
+        #if os(Linux)
+        for (name, _) in saved { setenv(name, "/proc/self/shopy-no-foundation-store", 1) }
+        #endif
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpMaximumConnectionsPerHost = 16
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
+        #if os(Linux)
+        for (name, value) in saved {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+        #endif
+    }
+
+    /// Redirects are refused: the keys would go along to wherever the server points (over plain
+    /// HTTP even, from HTTPS). The 3xx is reported as the server's answer instead.
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 
     public func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {

@@ -34,7 +34,9 @@ public struct NaverSource: ProductSource {
     }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        let response = try await client.search(request, timeout: timeout)
+        var response = try await client.search(request, timeout: timeout)
+        // A server that sends more than was asked for does not get to print more.
+        if response.items.count > request.display { response.items = Array(response.items.prefix(request.display)) }
         return ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
     }
 }

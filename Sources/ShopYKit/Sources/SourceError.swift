@@ -10,7 +10,9 @@ public enum SourceError: ShopyError, Equatable {
     /// 429 010.
     case quotaExceeded(serverMessage: String?)
     /// 429 012 (or another 429) still after every retry.
-    case rateLimited(attempts: Int, serverMessage: String?)
+    case rateLimited(attempts: Int, serverMessage: String?, code: String? = "012")
+    /// A 3xx: redirects are not followed, since the keys would go along.
+    case redirected(status: Int, location: String?)
     /// 5xx still after every retry.
     case serverError(status: Int, code: String?, serverMessage: String?, attempts: Int)
     /// Another 4xx: the server's own words.
@@ -38,8 +40,10 @@ public enum SourceError: ShopyError, Equatable {
             return "Naver retired the Shopping search API on 2026-07-31 (\(host) answered 404 SE05)"
         case .quotaExceeded(let text):
             return "the daily API quota is used up (\(Self.describe(429, "010", text)))"
-        case .rateLimited(let attempts, let text):
-            return "the API kept throttling after \(attempts) attempts (\(Self.describe(429, "012", text)))"
+        case .rateLimited(let attempts, let text, let code):
+            return "the API kept throttling after \(attempts) attempts (\(Self.describe(429, code, text)))"
+        case .redirected(let status, let location):
+            return "the API answered \(status), redirecting to \(location ?? "another address"); shopy does not follow redirects (the keys would go along)"
         case .serverError(let status, let code, let text, let attempts):
             return "the API failed after \(attempts) attempt\(attempts == 1 ? "" : "s") (\(Self.describe(status, code, text)))"
         case .rejected(let status, let code, let text):
@@ -71,6 +75,8 @@ public enum SourceError: ShopyError, Equatable {
             return "export NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, or use --source catalog for the offline catalog"
         case .invalidBaseURL:
             return "e.g. SHOPY_API_BASE=http://127.0.0.1:8080 for a local shopy-emulator"
+        case .redirected:
+            return "set SHOPY_API_BASE to the address the server points to, if you trust it"
         case .authentication:
             return "check NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, and that the Search API is enabled for the application"
         case .retired:

@@ -17,15 +17,20 @@ public enum FileIO {
     }
 
     /// Creates `path` (and parents) with mode 0700 when missing.
+    /// Creates `path` (and missing parents) when missing; the directory itself ends up 0700
+    /// whatever the umask. An existing directory is left as it is (SHOPY_HOME may be a folder
+    /// the user chose for other things too); `shopy doctor` flags and `--repair` fixes its mode.
     public static func ensureDirectory(_ path: String) throws(StoreError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if !isDirectory.boolValue { throw .io(path: path, operation: "use the directory", errno: ENOTDIR) }
             return
         }
+        // Missing parents are made private too: they lead only to our files.
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty && parent != path && parent != "/" { try ensureDirectory(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .io(path: path, operation: "create the directory", errno: errno) }
+        _ = chmod(path, 0o700)  // the umask may have taken bits away
     }
 
     /// The whole file, or nil when it does not exist.
@@ -125,6 +130,45 @@ public enum FileIO {
         syncDirectory(directory)
     }
 
+    /// Writes a file the user named: a regular file (or a new one) is replaced atomically; a
+    /// symbolic link is followed, so the file it points to is replaced and the link stays; a
+    /// FIFO, a terminal or another device (`/dev/stdout`) is written to as it is.
+    public static func writeExport(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return try atomicWrite(bytes, to: path) }
+        var target = stat()
+        let followed = stat(path, &target) == 0  // false for a dangling link
+        if followed && target.st_mode & S_IFMT == S_IFDIR { throw .io(path: path, operation: "write to", errno: EISDIR) }
+        if !followed || target.st_mode & S_IFMT == S_IFREG {
+            guard info.st_mode & S_IFMT == S_IFLNK else { return try atomicWrite(bytes, to: path) }
+            // Replace the file the link points to; the link stays.
+            if let resolved = realpath(path, nil) {
+                defer { free(resolved) }
+                return try atomicWrite(bytes, to: String(cString: resolved))
+            }
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+            return try atomicWrite(bytes, to: destination.hasPrefix("/") ? destination : (path as NSString).deletingLastPathComponent + "/" + destination)
+        }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "write to", errno: errno)
+            }
+            offset += n
+        }
+    }
+
     /// fsync of a directory makes a rename in it durable.
     public static func syncDirectory(_ directory: String) {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -159,6 +203,7 @@ public final class FileLock {
         processLock = lock
         processLock.lock()
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd >= 0 { _ = fchmod(fd, 0o600) }  // whatever the umask made of it
         guard fd >= 0 else {
             let code = errno
             processLock.unlock()

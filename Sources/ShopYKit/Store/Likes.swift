@@ -83,6 +83,8 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     private struct Element: Sendable {
         var id: String
         var bytes: ArraySlice<UInt8>
+        /// What the load-time check found (and listings sort by).
+        var checked: RawLike
     }
 
     private var elements: [Element] = []
@@ -99,7 +101,11 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     @discardableResult
     public mutating func add(_ like: Like) -> Bool {
         guard !contains(like.product.productId) else { return false }
-        elements.append(Element(id: like.product.productId, bytes: ArraySlice(JSONWriter.serialize(like.json))))
+        let bytes = ArraySlice(JSONWriter.serialize(like.json))
+        // Written by us, so it is canonical; likedAt is the string's bytes.
+        let likedAt = ArraySlice(JSONWriter.serialize(.string(like.likedAt)).dropFirst().dropLast())
+        elements.append(Element(id: like.product.productId, bytes: bytes,
+                                checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true)))
         return true
     }
 
@@ -151,24 +157,16 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         public var bytes: ArraySlice<UInt8>
         public var likedAt: ArraySlice<UInt8>
         public var price: Int?
+        /// Exactly the stored shape shopy writes: the schema's keys, in order, nothing else.
+        /// Only such likes can be copied to the output as they are.
+        public var canonical: Bool
     }
 
     /// Every like as checked bytes, in stored order, without building values: `likes --json`
     /// copies them to the output (re-indented), which is what keeps it fast at 10,000 likes.
     /// The checks are those of `Like(json:)`, so a like that would not decode is reported the
     /// same way here.
-    public func rawLikes() throws(StoredValueError) -> [RawLike] {
-        var result: [RawLike] = []
-        result.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
-            do {
-                result.append(try LikeCollection.checkRaw(element.bytes))
-            } catch {
-                throw StoredValueError("item \(i + 1) \(error.problem)")
-            }
-        }
-        return result
-    }
+    public func rawLikes() -> [RawLike] { elements.map(\.checked) }
 
     private enum FieldKind {
         case id, text, integer, categories, likedAt, price
@@ -187,6 +185,8 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         var likedAt = slice[slice.startIndex..<slice.startIndex]
         var price: Int?
         var hasID = false
+        var expected = 0  // the next key of the canonical order
+        var canonical = true
         let outcome: StoredValueError? = slice.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             parser.validatesUTF8 = false  // checked with the whole file
@@ -196,6 +196,11 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                 try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
                     guard problem == nil else { return }
                     let name = UnsafeBufferPointer(rebasing: buffer[key])
+                    if expected < fieldKinds.count && fieldKinds[expected].name.elementsEqual(name) {
+                        expected += 1
+                    } else {
+                        canonical = false
+                    }
                     guard let kind = fieldKinds.first(where: { $0.name.elementsEqual(name) })?.kind else { return }
                     let field = String(decoding: name, as: UTF8.self)
                     let first = parser.peekByte() ?? 0
@@ -243,7 +248,7 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
             return hasID ? nil : StoredValueError("has no \"productId\"")
         }
         if let outcome { throw outcome }
-        return RawLike(bytes: slice, likedAt: likedAt, price: price)
+        return RawLike(bytes: slice, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count)
     }
 
     // MARK: RawStorable
@@ -275,7 +280,14 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                     }
                     // The parser counts from the slice's start; the slice keeps the file's indices.
                     let base = shared.startIndex
-                    collection.elements.append(Element(id: id, bytes: shared[(base + range.lowerBound)..<(base + range.upperBound)]))
+                    let element = shared[(base + range.lowerBound)..<(base + range.upperBound)]
+                    // Every like is checked to decode (types included) on load, not only when
+                    // listed: a like/unlike/clear must not carry a damaged like along.
+                    do throws(StoredValueError) {
+                        collection.elements.append(Element(id: id, bytes: element, checked: try LikeCollection.checkRaw(element)))
+                    } catch {
+                        failure = StoredValueError("item \(index) \(error.problem)")
+                    }
                 }
                 try parser.expectEnd()
                 if let failure { return .failure(failure) }

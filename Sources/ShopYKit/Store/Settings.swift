@@ -108,15 +108,8 @@ public final class Settings {
         }
     }
 
-    /// Every like as checked JSON bytes (see `LikeCollection.rawLikes`), damage reported like `allLikes`.
-    public func allRawLikes() throws(StoreError) -> [LikeCollection.RawLike] {
-        let likes = self.likes
-        do {
-            return try likes.rawLikes()
-        } catch {
-            throw .damaged(path: session.store.path(of: _likes.suite), problem: "\"\(_likes.key)\" \(error.problem)")
-        }
-    }
+    /// Every like as checked JSON bytes (see `LikeCollection.rawLikes`); the checks ran on load.
+    public func allRawLikes() -> [LikeCollection.RawLike] { likes.rawLikes() }
 }
 
 /// The store: a directory of suite files, each with a lock file beside it.
