@@ -181,6 +181,25 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         return table.map { (Array($0.0.utf8), $0.1) }
     }()
 
+    /// A JSON integer's value (what `Int(String)` accepts: optional minus, digits, no overflow)
+    /// without making a String of it.
+    private static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        let negative = digits[0] == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
+        guard start < digits.count else { return nil }
+        var value = 0
+        for i in start..<digits.count {
+            let d = digits[i] &- 0x30
+            guard d < 10 else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = negative ? times.subtractingReportingOverflow(Int(d)) : times.addingReportingOverflow(Int(d))
+            if o1 || o2 { return nil }
+            value = sum
+        }
+        return value
+    }
+
     private static func checkRaw(_ slice: ArraySlice<UInt8>) throws(StoredValueError) -> RawLike {
         var likedAt = slice[slice.startIndex..<slice.startIndex]
         var price: Int?
@@ -196,13 +215,17 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                 try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
                     guard problem == nil else { return }
                     let name = UnsafeBufferPointer(rebasing: buffer[key])
+                    let found: FieldKind?
                     if expected < fieldKinds.count && fieldKinds[expected].name.elementsEqual(name) {
+                        found = fieldKinds[expected].kind  // the usual case: the next key in order
                         expected += 1
                     } else {
                         canonical = false
+                        found = fieldKinds.first(where: { $0.name.elementsEqual(name) })?.kind
                     }
-                    guard let kind = fieldKinds.first(where: { $0.name.elementsEqual(name) })?.kind else { return }
-                    let field = String(decoding: name, as: UTF8.self)
+                    guard let kind = found else { return }
+                    // Only an error message needs the name as a String.
+                    var field: String { String(decoding: name, as: UTF8.self) }
                     let first = parser.peekByte() ?? 0
                     let range = try parser.skipValue()
                     let isNull = first == UInt8(ascii: "n")
@@ -223,7 +246,7 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                         }
                     case .integer, .price:
                         if isNull { return }
-                        guard let value = Int(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)) else {
+                        guard let value = LikeCollection.integer(UnsafeBufferPointer(rebasing: buffer[range])) else {
                             problem = StoredValueError("has a non-integer \"\(field)\"")
                             return
                         }
