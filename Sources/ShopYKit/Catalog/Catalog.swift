@@ -100,6 +100,36 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// One item of the built-in catalog by productId, found by walking the embedded JSON
+    /// without building the catalog (what `shopy like --id` needs, in well under a millisecond).
+    public static func embeddedItem(productId: String) -> WireItem? {
+        var text = embeddedCatalogJSON
+        let wanted = Array(productId.utf8)
+        return text.withUTF8 { buffer -> WireItem? in
+            var parser = JSONParser(buffer)
+            parser.validatesUTF8 = false  // a string literal: valid UTF-8
+            var found: Int?
+            do throws(JSONParseError) {
+                try parser.forEachElement { start, parser throws(JSONParseError) in
+                    guard found == nil else { return }
+                    try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
+                        guard UnsafeBufferPointer(rebasing: buffer[key]).elementsEqual("productId".utf8) else { return }
+                        let value = try parser.skipValue()
+                        if value.count == wanted.count + 2,
+                           UnsafeBufferPointer(rebasing: buffer[(value.lowerBound + 1)..<(value.upperBound - 1)]).elementsEqual(wanted) {
+                            found = start
+                        }
+                    }
+                }
+                guard let found else { return nil }
+                var item = JSONParser(buffer, at: found)
+                return try? WireItem(json: try item.parseValue(), index: 0)
+            } catch {
+                return nil
+            }
+        }
+    }
+
     /// The query's terms: split on whitespace, lowercased, empties dropped.
     public static func terms(of query: String) -> [String] {
         query.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)

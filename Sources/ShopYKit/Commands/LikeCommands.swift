@@ -30,7 +30,7 @@ enum LikeSupport {
 
     /// Finds the product behind each target: rows and ids of the last listing first, then the
     /// offline catalog for ids. Everything is resolved before anything changes.
-    static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection, catalog: Catalog) throws -> [(LikeTarget, Product?)] {
+    static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection) throws -> [(LikeTarget, Product?)] {
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
@@ -46,7 +46,7 @@ enum LikeSupport {
             case .id(let id):
                 if let row = listing?.rows.first(where: { $0.product.productId == id }) {
                     resolved.append((target, row.product))
-                } else if let item = catalog.items.first(where: { $0.productId == id }) {
+                } else if let item = Catalog.embeddedItem(productId: id) {
                     resolved.append((target, ProductMapper.product(from: item)))
                 } else {
                     // Unliking needs no snapshot; liking does (the check is the caller's).
@@ -97,7 +97,7 @@ public struct LikeCommand: Command {
         let now = Like.timestamp(context.io.now())
         let lines: [String] = try store.update([.likes]) { settings in
             var likes = settings.likes
-            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes, catalog: context.catalog())
+            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes)
             var lines: [String] = []
             var changed = false
             for (target, product) in resolved {
@@ -151,7 +151,7 @@ public struct UnlikeCommand: Command {
         let store = LikeSupport.store(context)
         let lines: [String] = try store.update([.likes]) { settings in
             var likes = settings.likes
-            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes, catalog: context.catalog())
+            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes)
             var lines: [String] = []
             var changed = false
             for (target, product) in resolved {

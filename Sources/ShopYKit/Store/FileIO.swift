@@ -80,6 +80,11 @@ public enum FileIO {
     /// write loop, fsync, rename over the target, fsync of the directory. A crash at any moment
     /// leaves either the old file or the new one, never a mix.
     public static func atomicWrite(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(StoreError) {
+        try atomicWrite(pieces: [bytes[...]], to: path, mode: mode)
+    }
+
+    /// `atomicWrite` of the concatenation of `pieces`, without concatenating them in memory.
+    public static func atomicWrite(pieces: [ArraySlice<UInt8>], to path: String, mode: mode_t = 0o600) throws(StoreError) {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var fd: Int32 = -1
@@ -99,20 +104,22 @@ public enum FileIO {
         }
         // The umask may have narrowed the mode; we want exactly `mode`.
         if fchmod(fd, mode) != 0 { throw .io(path: temp, operation: "set permissions of", errno: errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #endif
+        for piece in pieces {
+            var offset = 0
+            while offset < piece.count {
+                let n = piece.withUnsafeBytes { raw in
+                    #if canImport(Glibc)
+                    Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    #else
+                    Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    #endif
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw .io(path: path, operation: "write", errno: errno)
+                }
+                offset += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "write", errno: errno)
-            }
-            offset += n
         }
         if fsync(fd) != 0 { throw .io(path: path, operation: "sync", errno: errno) }
         if close(fd) != 0 {

@@ -201,6 +201,14 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     }
 
     private static func checkRaw(_ slice: ArraySlice<UInt8>) throws(StoredValueError) -> RawLike {
+        try checkRaw(from: slice).like
+    }
+
+    /// Checks the like object at the start of `rest` (which may go on past it) and says how many
+    /// bytes it took, so that loading walks each like once.
+    private static func checkRaw(from rest: ArraySlice<UInt8>) throws(StoredValueError) -> (like: RawLike, length: Int) {
+        var length = 0
+        let slice = rest
         var likedAt = slice[slice.startIndex..<slice.startIndex]
         var price: Int?
         var hasID = false
@@ -267,11 +275,13 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
             } catch {
                 return StoredValueError("is not valid JSON: \(error)")
             }
+            length = parser.offset
             if let problem { return problem }
             return hasID ? nil : StoredValueError("has no \"productId\"")
         }
         if let outcome { throw outcome }
-        return RawLike(bytes: slice, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count)
+        let bytes = slice[slice.startIndex..<(slice.startIndex + length)]
+        return (RawLike(bytes: bytes, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count), length)
     }
 
     // MARK: RawStorable
@@ -295,22 +305,26 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
                 var failure: StoredValueError?
                 try parser.forEachElement { start, parser throws(JSONParseError) in
                     index += 1
-                    let range = try parser.skipValue()
-                    if failure != nil { return }
+                    if failure != nil { return }  // the rest is skipped (and still validated)
+                    // Every like is checked to decode (types included) on load, not only when
+                    // listed: a like/unlike/clear must not carry a damaged like along. The check
+                    // walks the like once and says where it ends. (The parser counts from the
+                    // slice's start; the slice keeps the file's indices.)
+                    let base = shared.startIndex
+                    let checked: (like: RawLike, length: Int)
+                    do throws(StoredValueError) {
+                        checked = try LikeCollection.checkRaw(from: shared[(base + start)...])
+                    } catch {
+                        failure = StoredValueError("item \(index) \(error.problem)")
+                        return
+                    }
+                    let range = start..<(start + checked.length)
                     guard let id = LikeCollection.productId(in: buffer, range) else {
                         failure = StoredValueError("item \(index) has no productId string")
                         return
                     }
-                    // The parser counts from the slice's start; the slice keeps the file's indices.
-                    let base = shared.startIndex
-                    let element = shared[(base + range.lowerBound)..<(base + range.upperBound)]
-                    // Every like is checked to decode (types included) on load, not only when
-                    // listed: a like/unlike/clear must not carry a damaged like along.
-                    do throws(StoredValueError) {
-                        collection.elements.append(Element(id: id, bytes: element, checked: try LikeCollection.checkRaw(element)))
-                    } catch {
-                        failure = StoredValueError("item \(index) \(error.problem)")
-                    }
+                    parser.index = range.upperBound
+                    collection.elements.append(Element(id: id, bytes: checked.like.bytes, checked: checked.like))
                 }
                 try parser.expectEnd()
                 if let failure { return .failure(failure) }
@@ -328,7 +342,8 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         out.reserveCapacity(elements.reduce(4) { $0 + $1.bytes.count + 2 })
         out.append(UInt8(ascii: "["))
         for (i, element) in elements.enumerated() {
-            out.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(0x0A)
             out.append(contentsOf: element.bytes)
         }
         out.append(contentsOf: elements.isEmpty ? [] : [0x0A])

@@ -218,20 +218,20 @@ struct SuiteDocument {
     }
 
     /// `{"schema":1,` then one member a line: readable, diff-friendly, and cheap to write.
-    func serialized(schema: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.reduce(64) { $0 + $1.count + 16 })
-        out += Array("{\"schema\":\(schema)".utf8)
+    /// The file as pieces to write one after another: the members' bytes are not copied into
+    /// one buffer first (a 5 MB likes list would be, for nothing).
+    func pieces(schema: Int) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = [ArraySlice("{\"schema\":\(schema)".utf8)]
         for (key, value) in zip(keys, raw) {
-            out += Array(",\n".utf8)
             var writer = JSONWriter()
+            writer.append(",\n")
             writer.writeString(key)
-            out += writer.bytes
-            out.append(UInt8(ascii: ":"))
-            out += value
+            writer.bytes.append(UInt8(ascii: ":"))
+            pieces.append(writer.bytes[...])
+            pieces.append(value)
         }
-        out += Array("}\n".utf8)
-        return out
+        pieces.append(ArraySlice("}\n".utf8))
+        return pieces
     }
 }
 
@@ -349,7 +349,7 @@ final class Session {
     func commit() throws(StoreError) {
         for suite in dirty.sorted() {
             guard let document = documents[suite] else { continue }
-            try FileIO.atomicWrite(document.serialized(schema: suite.schema), to: store.path(of: suite))
+            try FileIO.atomicWrite(pieces: document.pieces(schema: suite.schema), to: store.path(of: suite))
         }
         dirty.removeAll()
     }
