@@ -78,24 +78,8 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count && !brokenPipe && writeError == nil {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-            }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                if errno == EPIPE { brokenPipe = true } else { writeError = writeError ?? errno }
-                break
-            }
-        }
+        guard !brokenPipe && writeError == nil, let code = FileIO.writeAll(bytes[...], to: fd) else { return }
+        if code == EPIPE { brokenPipe = true } else { writeError = code }
     }
 }
 

@@ -105,21 +105,7 @@ public enum FileIO {
         // The umask may have narrowed the mode; we want exactly `mode`.
         if fchmod(fd, mode) != 0 { throw .io(path: temp, operation: "set permissions of", errno: errno) }
         for piece in pieces {
-            var offset = 0
-            while offset < piece.count {
-                let n = piece.withUnsafeBytes { raw in
-                    #if canImport(Glibc)
-                    Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    #else
-                    Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    #endif
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw .io(path: path, operation: "write", errno: errno)
-                }
-                offset += n
-            }
+            if let code = writeAll(piece, to: fd) { throw .io(path: path, operation: "write", errno: code) }
         }
         if fsync(fd) != 0 { throw .io(path: path, operation: "sync", errno: errno) }
         if close(fd) != 0 {
@@ -159,6 +145,12 @@ public enum FileIO {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
         defer { close(fd) }
+        if let code = writeAll(bytes[...], to: fd) { throw .io(path: path, operation: "write to", errno: code) }
+    }
+
+    /// Writes all of `bytes` to `fd` (short writes and EINTR retried); the errno of a failure,
+    /// or nil.
+    public static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
@@ -168,12 +160,15 @@ public enum FileIO {
                 Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 #endif
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "write to", errno: errno)
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return n < 0 ? errno : EIO
             }
-            offset += n
         }
+        return nil
     }
 
     /// fsync of a directory makes a rename in it durable.
