@@ -1,4 +1,4 @@
-/// The Naver Shopping search contract as the wire has it (see README, "The contract").
+/// The Naver Shopping search contract as the wire has it (see CONTRACT facts in README's "JSON schema" and the emulator).
 ///
 /// Decoding is lenient where the contract is: numbers may come as strings or numbers, and
 /// responses from before 2019 lack brand, maker and the categories entirely.
@@ -6,15 +6,6 @@
 /// Sort orders the API knows.
 public enum SortOrder: String, CaseIterable, Sendable {
     case sim, date, asc, dsc
-
-    public var summary: String {
-        switch self {
-        case .sim: return "relevance"
-        case .date: return "newest first"
-        case .asc: return "price, low to high"
-        case .dsc: return "price, high to low"
-        }
-    }
 }
 
 /// Kinds of item the API can leave out (`exclude=used:rental:cbshop`).
