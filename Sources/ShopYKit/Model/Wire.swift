@@ -1,4 +1,4 @@
-/// The Naver Shopping search contract as the wire has it (see CONTRACT facts in README's "JSON schema" and the emulator).
+/// The Naver Shopping search contract as the wire has it (samples in Fixtures/contract).
 ///
 /// Decoding is lenient where the contract is: numbers may come as strings or numbers, and
 /// responses from before 2019 lack brand, maker and the categories entirely.
