@@ -114,13 +114,7 @@ public struct DoctorCommand: Command {
         guard current.status == "damaged" || current.status == "newer" else {
             return "left as it is: it was repaired meanwhile (now \(current.status))"
         }
-        let stamp = Like.timestamp(now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
-        var target = store.directory + "/\(suite.name).damaged-\(stamp).json"
-        var n = 1
-        while FileManager.default.fileExists(atPath: target) {
-            n += 1
-            target = store.directory + "/\(suite.name).damaged-\(stamp)-\(n).json"
-        }
+        let target = FileIO.timestampedPath(in: store.directory, prefix: "\(suite.name).damaged", at: now)
         _ = chmod(store.path(of: suite), 0o600)  // kept private wherever it goes
         guard rename(store.path(of: suite), target) == 0 else {
             throw StoreError.io(path: store.path(of: suite), operation: "move aside", errno: errno)

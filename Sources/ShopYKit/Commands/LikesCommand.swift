@@ -312,13 +312,7 @@ public struct LikesClearCommand: Command {
                 throw UsageError("clearing \(Money.grouped(likes.count)) like\(likes.count == 1 ? "" : "s") needs --yes",
                                  hint: "shopy likes clear --yes (a backup file is written first)")
             }
-            let stamp = Like.timestamp(now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
-            var backup = store.directory + "/likes-backup-\(stamp).json"
-            var n = 1
-            while FileManager.default.fileExists(atPath: backup) {
-                n += 1
-                backup = store.directory + "/likes-backup-\(stamp)-\(n).json"
-            }
+            let backup = FileIO.timestampedPath(in: store.directory, prefix: "likes-backup", at: now)
             try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now)), to: backup)
             var empty = likes
             empty.removeAll()

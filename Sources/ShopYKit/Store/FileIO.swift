@@ -171,6 +171,19 @@ public enum FileIO {
         return nil
     }
 
+    /// A path `directory/PREFIX-TIME.json` (then `-2`, `-3`… when taken) for files kept beside
+    /// the store: backups and damaged files moved aside.
+    public static func timestampedPath(in directory: String, prefix: String, at time: Date) -> String {
+        let stamp = Like.timestamp(time).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+        var path = directory + "/\(prefix)-\(stamp).json"
+        var n = 1
+        while FileManager.default.fileExists(atPath: path) {
+            n += 1
+            path = directory + "/\(prefix)-\(stamp)-\(n).json"
+        }
+        return path
+    }
+
     /// fsync of a directory makes a rename in it durable.
     public static func syncDirectory(_ directory: String) {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
