@@ -194,8 +194,9 @@ public final class EmulatorServer: Sendable {
         if reply.isAPI && config.latencyMilliseconds > 0 {
             Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
         }
-        deliver(reply, to: fd)
-        if reply.isAPI { api.finish() }
+        // The request stops counting as in flight once its answer is sent, not after the
+        // lingering close, so a client's next request never overlaps it in the stats.
+        deliver(reply, to: fd) { if reply.isAPI { api.finish() } }
         let status = reply.delivery == .drop ? "-" : String(reply.response.status)
         let note = reply.delivery == .whole ? "" : " (\(reply.delivery.rawValue))"
         log("\(request.method) \(EmulatorServer.loggable(request))", status: status + note, began: began)
@@ -239,15 +240,27 @@ public final class EmulatorServer: Sendable {
         return .request(request)
     }
 
-    private func deliver(_ reply: Reply, to fd: Int32) {
+    /// Sends the reply as its delivery says; `sent` runs once, when the answer is out (or
+    /// given up on), before the connection's lingering close.
+    private func deliver(_ reply: Reply, to fd: Int32, sent: () -> Void) {
+        var done = false
+        func markSent() {
+            if !done {
+                done = true
+                sent()
+            }
+        }
+        defer { markSent() }
         let response = reply.response
         switch reply.delivery {
         case .whole:
             _ = Socket.sendAll(fd, (response.head() + response.body)[...])
+            markSent()
             lingeringClose(fd)
         case .truncated:
             let half = response.body.count / 2
             _ = Socket.sendAll(fd, (response.head() + response.body.prefix(half))[...])
+            markSent()
             lingeringClose(fd)
         case .drop:
             shutdown(fd, Int32(SHUT_RDWR))
@@ -262,6 +275,7 @@ public final class EmulatorServer: Sendable {
                 guard !isStopped, Socket.sendAll(fd, body[next..<(next + 1)]) else { return }
                 next += 1
             }
+            markSent()
             lingeringClose(fd)
         }
     }
