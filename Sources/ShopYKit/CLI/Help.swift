@@ -14,25 +14,9 @@ public enum Help {
         }
         out.append("")
         out += wrap("USAGE: " + usage(for: spec, path: path), width: width, indent: 0, hanging: 7)
-        if !spec.subcommands.isEmpty {
-            out.append("")
-            out.append("SUBCOMMANDS:")
-            for sub in spec.subcommands {
-                out += row(label: sub.name, text: sub.abstract, width: width)
-            }
-        }
-        if !spec.arguments.isEmpty {
-            out.append("")
-            out.append("ARGUMENTS:")
-            for argument in spec.arguments {
-                out += row(label: argument.displayName, text: argument.help, width: width)
-            }
-        }
-        out.append("")
-        out.append("OPTIONS:")
-        for option in spec.options {
-            out += row(label: option.displayName, text: option.help, width: width)
-        }
+        out += section("SUBCOMMANDS", spec.subcommands.map { ($0.name, $0.abstract) }, width: width)
+        out += section("ARGUMENTS", spec.arguments.map { ($0.displayName, $0.help) }, width: width)
+        out += section("OPTIONS", spec.options.map { ($0.displayName, $0.help) }, width: width)
         if !spec.examples.isEmpty {
             out.append("")
             out.append("EXAMPLES:")
@@ -74,6 +58,12 @@ public enum Help {
         }
         if specific.count > 4 || specific.count < spec.options.count { parts.append("[<options>]") }
         return parts.joined(separator: " ")
+    }
+
+    /// A titled list of label/text rows, after a blank line; nothing when there are no rows.
+    static func section(_ title: String, _ rows: [(String, String)], width: Int) -> [String] {
+        guard !rows.isEmpty else { return [] }
+        return ["", title + ":"] + rows.flatMap { row(label: $0.0, text: $0.1, width: width) }
     }
 
     static func row(label: String, text: String, width: Int) -> [String] {

@@ -18,6 +18,14 @@ public enum LikeTarget: Equatable, Sendable {
         if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) { return .row(trimmed) }
         return .id(trimmed)
     }
+
+    /// As the user gave it.
+    public var text: String {
+        switch self {
+        case .row(let row): return row
+        case .id(let id): return id
+        }
+    }
 }
 
 /// Shared by the commands that touch likes and listings.
@@ -30,7 +38,7 @@ enum LikeSupport {
 
     /// Finds the product behind each target: rows and ids of the last listing first, then the
     /// offline catalog for ids. Everything is resolved before anything changes.
-    static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection) throws -> [(LikeTarget, Product?)] {
+    static func resolve(_ targets: [LikeTarget], listing: LastListing?) throws -> [(LikeTarget, Product?)] {
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
@@ -55,6 +63,27 @@ enum LikeSupport {
             }
         }
         return resolved
+    }
+
+    /// The transaction both commands share: resolve every target first (a bad one changes
+    /// nothing), apply `step` to each, write the likes only when one changed, then print a line
+    /// a target.
+    static func change(_ targets: [LikeTarget], context: Context,
+                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> (line: String, changed: Bool)) throws -> ExitCode {
+        let lines: [String] = try store(context).update([.likes]) { settings in
+            var likes = settings.likes
+            var lines: [String] = []
+            var changed = false
+            for (target, product) in try resolve(targets, listing: settings.lastListing) {
+                let outcome = try step(&likes, target, product)
+                lines.append(outcome.line)
+                changed = changed || outcome.changed
+            }
+            if changed { settings.likes = likes }
+            return lines
+        }
+        for line in lines { context.io.stdout.line(line) }
+        return .ok
     }
 
     static func describe(_ product: Product) -> String {
@@ -93,40 +122,17 @@ public struct LikeCommand: Command {
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
-        let store = LikeSupport.store(context)
         let now = Like.timestamp(context.io.now())
-        let lines: [String] = try store.update([.likes]) { settings in
-            var likes = settings.likes
-            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes)
-            var lines: [String] = []
-            var changed = false
-            for (target, product) in resolved {
-                guard let product else {
-                    if case .id(let id) = target, likes.contains(id) {
-                        lines.append("already liked: \(id)")
-                        continue
-                    }
-                    throw UsageError("product \(Sanitizer.clean(targetText(target))) is not in the last listing nor in the offline catalog",
-                                     hint: "search for it first, then like its row")
-                }
-                if likes.add(Like(product: product, likedAt: now, likedPrice: product.price)) {
-                    changed = true
-                    lines.append("liked: " + LikeSupport.describe(product))
-                } else {
-                    lines.append("already liked: " + LikeSupport.describe(product))
-                }
+        return try LikeSupport.change(targets, context: context) { likes, target, product in
+            guard let product else {
+                if case .id(let id) = target, likes.contains(id) { return ("already liked: \(id)", false) }
+                throw UsageError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
+                                 hint: "search for it first, then like its row")
             }
-            if changed { settings.likes = likes }
-            return lines
-        }
-        for line in lines { context.io.stdout.line(line) }
-        return .ok
-    }
-
-    func targetText(_ target: LikeTarget) -> String {
-        switch target {
-        case .row(let row): return row
-        case .id(let id): return id
+            if likes.add(Like(product: product, likedAt: now, likedPrice: product.price)) {
+                return ("liked: " + LikeSupport.describe(product), true)
+            }
+            return ("already liked: " + LikeSupport.describe(product), false)
         }
     }
 }
@@ -148,31 +154,15 @@ public struct UnlikeCommand: Command {
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
-        let store = LikeSupport.store(context)
-        let lines: [String] = try store.update([.likes]) { settings in
-            var likes = settings.likes
-            let resolved = try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes)
-            var lines: [String] = []
-            var changed = false
-            for (target, product) in resolved {
-                let id: String
-                switch target {
-                case .id(let text): id = text
-                case .row: id = product!.productId
-                }
-                // The snapshot is only for the message: a like that no longer decodes is removed all the same.
-                let snapshot = try? likes.like(id)
-                if likes.remove(id) {
-                    changed = true
-                    lines.append("unliked: " + (snapshot.map { LikeSupport.describe($0.product) } ?? Sanitizer.clean(id)))
-                } else {
-                    lines.append("not liked: " + (product.map(LikeSupport.describe) ?? Sanitizer.clean(id)))
-                }
+        try LikeSupport.change(targets, context: context) { likes, target, product in
+            // A row always resolves to a product; an id may be one no listing shows.
+            let id = product?.productId ?? target.text
+            // Every like was checked when the file loaded, so the stored snapshot decodes.
+            let snapshot = try? likes.like(id)
+            if likes.remove(id) {
+                return ("unliked: " + (snapshot.map { LikeSupport.describe($0.product) } ?? Sanitizer.clean(id)), true)
             }
-            if changed { settings.likes = likes }
-            return lines
+            return ("not liked: " + (product.map(LikeSupport.describe) ?? Sanitizer.clean(id)), false)
         }
-        for line in lines { context.io.stdout.line(line) }
-        return .ok
     }
 }

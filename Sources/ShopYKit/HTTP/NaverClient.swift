@@ -225,7 +225,6 @@ public struct NaverClient: Sendable {
         case .dns: return .unreachable(host: host, reason: .dns)
         case .refused: return .unreachable(host: host, reason: .refused(port: hostAndPort.1))
         case .noAnswer: return .unreachable(host: host, reason: .noAnswer)
-        case .reset: return .unreachable(host: host, reason: .reset)
         case .tls: return .unreachable(host: host, reason: .tls)
         case .notConnected: return .unreachable(host: host, reason: .other("the network is not connected"))
         case .truncated(let received, let expected): return .truncatedResponse(received: received, expected: expected)

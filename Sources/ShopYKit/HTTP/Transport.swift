@@ -37,7 +37,6 @@ public enum TransportError: Error, Equatable, Sendable {
     case noAnswer
     /// The connection broke after the headers: `received` body bytes of `expected`.
     case truncated(received: Int, expected: Int?)
-    case reset
     case tls
     case notConnected
     case cancelled
@@ -216,7 +215,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
             return .tls
         case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
             if state.response != nil { return .truncated(received: state.body.count, expected: expected) }
-            return code == .networkConnectionLost && !state.body.isEmpty ? .reset : .noAnswer
+            // No headers yet means no body either: the connection closed without an answer.
+            return .noAnswer
         default:
             if state.response != nil, let expected, expected > state.body.count {
                 return .truncated(received: state.body.count, expected: expected)

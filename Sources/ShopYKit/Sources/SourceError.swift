@@ -25,7 +25,7 @@ public enum SourceError: ShopyError, Equatable {
     case unreachable(host: String, reason: Unreachable)
 
     public enum Unreachable: Equatable, Sendable {
-        case dns, refused(port: Int), reset, noAnswer, tls, other(String)
+        case dns, refused(port: Int), noAnswer, tls, other(String)
     }
 
     public var message: String {
@@ -61,7 +61,6 @@ public enum SourceError: ShopyError, Equatable {
             switch reason {
             case .dns: return "cannot resolve \(host): DNS lookup failed"
             case .refused(let port): return "connection refused by \(host) port \(port)"
-            case .reset: return "the connection to \(host) was reset before the answer was complete"
             case .noAnswer: return "\(host) closed the connection without answering"
             case .tls: return "the secure connection to \(host) failed"
             case .other(let what): return "cannot reach \(host): \(what)"
