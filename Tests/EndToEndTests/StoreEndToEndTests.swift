@@ -678,6 +678,25 @@ final class OutputEndToEndTests: XCTestCase {
         XCTAssertEqual(toStdout.status, 0, toStdout.stderr)
         XCTAssertEqual(try JSONParser.parse(toStdout.stdout)["likes"]?.arrayValue?.count, 2)
         assertErrorReport(try runShopy(["likes", "export", home.path], home: home.path), status: 74, contains: ["directory"])
+        // A dangling link: the file it names is created, and the link stays.
+        let dangling = home.path + "/dangling.json"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "made.json")
+        XCTAssertEqual(try runShopy(["likes", "export", dangling], home: home.path).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dangling), "made.json")
+        XCTAssertEqual(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: home.path + "/made.json"))))["likes"]?.arrayValue?.count, 2)
+    }
+
+    func testDoctorFlagsAnOpenDirectoryAndRepairCloses() throws {
+        let home = TestHome()
+        defer { home.remove() }
+        XCTAssertEqual(try runShopy(["search", "방충망"], home: home.path).status, 0)
+        XCTAssertEqual(chmod(home.path, 0o755), 0)
+        let doctor = try runShopy(["doctor"], home: home.path)
+        XCTAssertEqual(doctor.status, 0)
+        XCTAssertTrue(doctor.stdout.contains("directory permissions 0755, expected 0700"), doctor.stdout)
+        XCTAssertEqual(FileIO.mode(of: home.path), 0o755, "doctor alone changes nothing")
+        XCTAssertEqual(try runShopy(["doctor", "--repair"], home: home.path).status, 0)
+        XCTAssertEqual(FileIO.mode(of: home.path), 0o700)
     }
 
     func testWatchEndsWhenItsReaderGoesAway() throws {
