@@ -16,7 +16,7 @@ struct CLIRun {
 
 /// A transport that must never be used: the tests here run offline.
 struct NoNetworkTransport: HTTPTransport {
-    func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
         XCTFail("unexpected network request to \(request.url)")
         throw .refused
     }

@@ -38,7 +38,7 @@ final class StubTransport: HTTPTransport, @unchecked Sendable {
 
     var requestCount: Int { lock.lock(); defer { lock.unlock() }; return requests.count }
 
-    func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
         let next: Result<HTTPResponse, TransportError> = {
             lock.lock()
             defer { lock.unlock() }

@@ -165,7 +165,7 @@ public struct NaverClient: Sendable {
             let started = clock.now
             let response: HTTPResponse
             do {
-                response = try await transport.get(HTTPRequest(url: url, headers: headers), deadline: deadline)
+                response = try await transport.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
             } catch {
                 trace("< \(Self.describe(error)) after \(Self.millis(started.duration(to: clock.now))) ms")
                 throw mapTransport(error, timeout: timeout)

@@ -3,14 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A GET request: URL and headers.
+/// A request: method, URL, headers and (for POST) a body.
 public struct HTTPRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var method: Method
     public var url: URL
     public var headers: [(String, String)]
+    /// The body sent with a POST (nil for GET).
+    public var body: [UInt8]?
 
-    public init(url: URL, headers: [(String, String)] = []) {
+    public init(method: Method = .get, url: URL, headers: [(String, String)] = [], body: [UInt8]? = nil) {
+        self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
     }
 }
 
@@ -45,8 +52,8 @@ public enum TransportError: Error, Equatable, Sendable {
 
 /// Sends requests. The real one is URLSession; tests may substitute their own.
 public protocol HTTPTransport: Sendable {
-    /// Performs `request`, giving up at `deadline` (the caller's whole budget).
-    func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse
+    /// Performs `request` (any method), giving up at `deadline` (the caller's whole budget).
+    func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse
 }
 
 /// URLSession with what Linux's FoundationNetworking lacks: a hard overall deadline (the resource
@@ -106,12 +113,13 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         completionHandler(nil)
     }
 
-    public func get(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw .timeout }
         var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = request.method.rawValue
+        if let body = request.body { urlRequest.httpBody = Data(body) }
         // Whole seconds on Linux; the real limit is the deadline timer below.
         urlRequest.timeoutInterval = max(1, (Double(remaining.components.seconds) + 1).rounded(.up))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
