@@ -78,6 +78,9 @@ public struct CommandSpec: Sendable {
     public static let commonOptions: [OptionSpec] = [
         OptionSpec("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown."),
         OptionSpec("help", short: "h", help: "Show help information."),
+        OptionSpec("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print."),
+        OptionSpec("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
+                   choices: ColorMode.allCases.map(\.rawValue)),
     ]
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }

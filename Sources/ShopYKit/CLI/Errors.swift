@@ -33,6 +33,8 @@ extension ExitCode {
         switch error {
         case is UsageError:
             self = .usage
+        case is CopyError:
+            self = .unavailable
         case let error as SourceError:
             switch error {
             case .missingKeys, .authentication: self = .authentication

@@ -94,6 +94,12 @@ public struct IO: Sendable {
     public var terminalColumns: Int?
     public var now: @Sendable () -> Date
     public var currentDirectory: String
+    /// `--quiet` (or config/environment): notices are left out; errors and warnings still print.
+    public var quiet = false
+    /// `--color` resolved with the environment and config; nil: the environment alone decides.
+    public var colorMode: ColorMode?
+    /// Starts other programs (openers, clipboard tools); tests record instead.
+    public var launcher: any Launcher = SystemLauncher()
 
     public init(stdout: OutputSink, stderr: OutputSink, environment: [String: String], stdoutIsTerminal: Bool = false,
                 stderrIsTerminal: Bool = false, terminalColumns: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -133,13 +139,23 @@ public struct IO: Sendable {
         return 80
     }
 
-    /// Colour only on a terminal, never with NO_COLOR (set at all) or TERM=dumb.
-    public var useColor: Bool {
-        stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    /// Colour: `--color`/config when resolved, else the environment (NO_COLOR, CLICOLOR_FORCE,
+    /// CLICOLOR, SHOPY_COLOR); `auto` means only on a terminal and never with TERM=dumb.
+    public var useColor: Bool { colorEnabled(terminal: stdoutIsTerminal) }
+
+    public var stderrUsesColor: Bool { colorEnabled(terminal: stderrIsTerminal) }
+
+    func colorEnabled(terminal: Bool) -> Bool {
+        switch colorMode ?? ColorMode.fromEnvironment(environment)?.mode ?? .auto {
+        case .always: return true
+        case .never: return false
+        case .auto: return terminal && environment["TERM"] != "dumb"
+        }
     }
 
-    public var stderrUsesColor: Bool {
-        stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    /// A notice on stderr (`shopy: searching the offline catalog …`), unless quiet.
+    public func notice(_ text: String) {
+        if !quiet { stderr.line(text) }
     }
 }
 

@@ -35,6 +35,9 @@ public enum ShopY {
         HistoryCommand.self,
         DoctorCommand.self,
         StatusCommand.self,
+        ConfigCommand.self,
+        OpenCommand.self,
+        CopyCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
@@ -88,11 +91,16 @@ public enum ShopY {
         }
         let spec = type.fullSpec
         do {
-            let parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
+            var parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
             if parsed.wantsHelp {
                 io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
                 return .ok
             }
+            var io = io
+            let config = try ConfigDefaults.resolve(io: io, path: path)
+            config.apply(to: &parsed, spec: spec, path: path)
+            io.colorMode = try config.colorMode(parsed)
+            io.quiet = parsed.flag("quiet")
             let command = try type.init(parsed)
             let context = Context(io: io, verbose: parsed.verbose, transport: transport)
             return try await command.run(context)

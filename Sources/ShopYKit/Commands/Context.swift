@@ -23,7 +23,11 @@ public struct Context: Sendable {
         let kind = requested ?? (credentials == nil ? .catalog : .naver)
         switch kind {
         case .catalog:
-            io.stderr.line(CatalogSource.notice)
+            if requested == nil {
+                let text = CatalogSource.notice(environment: io.environment)
+                // On a terminal, wrapped to its width; in a pipe or a log, one line.
+                io.notice(io.stderrIsTerminal ? Help.wrap(text, width: io.columns, indent: 0, hanging: 7).joined(separator: "\n") : text)
+            }
             return CatalogSource(catalog: catalog())
         case .naver:
             guard let credentials else { throw SourceError.missingKeys }

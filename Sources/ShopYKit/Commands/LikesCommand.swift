@@ -233,7 +233,7 @@ public struct LikesExportCommand: Command {
         if let file {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
             try FileIO.writeExport(bytes, to: path)
-            context.io.stderr.line("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
+            context.io.notice("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
         } else {
             context.io.stdout.write(bytes: bytes)
         }

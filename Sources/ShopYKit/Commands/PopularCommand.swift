@@ -66,7 +66,7 @@ public struct PopularCommand: Command {
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
             try store.update([.preferences]) { settings in settings.popularSections = save ? sections : nil }
-            context.io.stderr.line(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" : "shopy: default sections reset to the built-in ones")
+            context.io.notice(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" : "shopy: default sections reset to the built-in ones")
         }
         let keywords: [String]
         if !sections.isEmpty {

@@ -243,7 +243,7 @@ public struct RankCommand: Command {
             self.io = context.io
             self.total = total
             self.keyword = Sanitizer.clean(keyword)
-            self.enabled = context.io.stderrIsTerminal
+            self.enabled = context.io.stderrIsTerminal && !context.io.quiet
         }
 
         func update(scanned: Int) {
