@@ -38,6 +38,7 @@ public enum ShopY {
         ConfigCommand.self,
         OpenCommand.self,
         CopyCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
@@ -68,6 +69,8 @@ public enum ShopY {
             return .ok
         case "help":
             return help(Array(arguments.dropFirst()), io: io)
+        case "__complete":
+            return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io)
         default:
             break
         }
