@@ -118,6 +118,11 @@ public enum ShopY {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok
         }
+        if name == "--man" {
+            guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
+            io.stdout.write(ManPage.render(commands: specs, version: version))
+            return .ok
+        }
         guard let spec = specs.first(where: { $0.name == name }) else {
             let hint = Suggest.closest(to: name, among: specs.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'shopy --help' for the commands"
             return report(UsageError("no help for unknown command '\(name)'", hint: hint), io: io)
