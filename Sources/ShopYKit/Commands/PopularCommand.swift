@@ -128,6 +128,7 @@ public struct PopularCommand: Command {
         }
         memory.remember("popular " + keywords.joined(separator: ", "), rows: rows, query: nil)
         render(listed, context: context)
+        reportEmpty(listed, source: productSource.kind, context: context)
 
         let failures = pages.compactMap { section -> Error? in
             if case .failure(let box) = section.result { return box.error }
@@ -204,6 +205,27 @@ public struct PopularCommand: Command {
                     io.stdout.line(Style.red.apply(DisplayWidth.truncate("   failed: " + Sanitizer.clean(message), toWidth: io.columns), enabled: io.useColor))
                 }
             }
+        }
+    }
+
+    /// Sections without results: a table says it in place; other formats on stderr (a pipe
+    /// would otherwise get nothing at all). On the catalog, what it holds, once.
+    func reportEmpty(_ listed: [(Section, [ListedItem])], source: SourceKind, context: Context) {
+        let io = context.io
+        let empty = listed.filter { section, items in
+            if case .success(let page) = section.result { return items.isEmpty && page.total == 0 } else { return false }
+        }
+        guard !empty.isEmpty else { return }
+        let table = (format ?? OutputFormat.defaultFor(io)) == .table
+        if !table {
+            for (section, _) in empty { io.stderr.line("shopy: no results for section '\(Sanitizer.clean(section.keyword))'" + (source == .catalog ? " in the offline catalog" : "")) }
+        }
+        guard source == .catalog else { return }
+        if table {
+            io.stdout.line()
+            NoResultsHelp.table(context.catalog(), io: io)
+        } else {
+            NoResultsHelp.hints(context.catalog(), io: io)
         }
     }
 

@@ -142,6 +142,13 @@ public struct RankCommand: Command {
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
         render(scan, liked: memory.likedIDs(), context: context)
+        if scan.total == 0 && productSource.kind == .catalog {
+            if (format ?? OutputFormat.defaultFor(context.io)) == .table {
+                NoResultsHelp.table(context.catalog(), io: context.io)
+            } else {
+                NoResultsHelp.hints(context.catalog(), io: context.io)
+            }
+        }
         return .ok
     }
 

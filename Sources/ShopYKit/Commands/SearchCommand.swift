@@ -125,19 +125,24 @@ public struct SearchCommand: Command {
         switch format {
         case .json:
             io.stdout.write(bytes: JSONWriter.serialize(listing.json, pretty: true) + [0x0A])
+            if listing.items.isEmpty && page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
             return
         case .jsonl, .tsv, .csv:
             io.stdout.write(Render.lines(listing.items, format: format) ?? "")
         case .table:
             if listing.items.isEmpty {
                 io.stdout.line(emptyMessage(page))
+                if page.total == 0 && page.source == .catalog { NoResultsHelp.table(context.catalog(), io: io) }
                 return
             }
             for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
             return
         }
-        if listing.items.isEmpty { io.stderr.line("shopy: " + emptyMessage(page)) }
+        if listing.items.isEmpty {
+            io.stderr.line("shopy: " + emptyMessage(page))
+            if page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
+        }
     }
 
     func emptyMessage(_ page: SearchPage) -> String {
