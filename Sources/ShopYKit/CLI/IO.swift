@@ -12,6 +12,10 @@ public final class OutputSink: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var captured: [UInt8] = []
     private let lineBuffered: Bool
+    /// A status line (a progress bar) at the bottom of a terminal: other writes clear it first
+    /// and draw it again after their line, so trace lines never land in the middle of it.
+    private var status: [UInt8]?
+    private static let clearLine: [UInt8] = Array("\r\u{1B}[K".utf8)
     /// Whether this sink writes to the process's own stdout (fd 1).
     public var isFileDescriptor1: Bool { fd == 1 }
 
@@ -40,6 +44,29 @@ public final class OutputSink: @unchecked Sendable {
     public func write(bytes: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
+        guard let status, bytes.last == 0x0A else { return append(bytes) }
+        append(Self.clearLine + bytes + status)
+    }
+
+    /// Shows (or replaces) the status line; it stays below whatever is written until `clearStatus`.
+    public func showStatus(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        status = Array(text.utf8)
+        append(Self.clearLine + status!)
+        if let fd { drain(fd) }
+    }
+
+    public func clearStatus() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard status != nil else { return }
+        status = nil
+        append(Self.clearLine)
+        if let fd { drain(fd) }
+    }
+
+    private func append(_ bytes: [UInt8]) {
         guard let fd else {
             captured.append(contentsOf: bytes)
             return

@@ -76,7 +76,9 @@ public enum ShopY {
         }
         guard var type = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
-            if first.hasPrefix("-") {
+            if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
+                error = UsageError("unknown option '\(Sanitizer.clean(first))'", hint: "did you mean '\(near)'?")
+            } else if first.hasPrefix("-") {
                 error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
             } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
                 error = UsageError("unknown command '\(first)'", hint: "did you mean '\(near)'?")

@@ -59,6 +59,8 @@ public enum CommonOptions {
     public static let source = OptionSpec("source", value: "source", help: "naver or catalog. Default: naver when NAVER_CLIENT_ID and NAVER_CLIENT_SECRET are set, else the offline catalog.",
                                           choices: SourceKind.allCases.map(\.rawValue))
     public static let timeout = OptionSpec("timeout", value: "seconds", help: "Give up after this many seconds in all, retries included (default 10).")
+    /// For commands that send several requests (rank, popular): the deadline is each request's.
+    public static let requestTimeout = OptionSpec("timeout", value: "seconds", help: "Give up a request after this many seconds, retries included, counted from when the rate limiter lets it go (default 10).")
 
     /// `--format` / `--json`, or nil for the default.
     public static func format(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat? {

@@ -47,7 +47,7 @@ enum LikeSupport {
                     throw UsageError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' first, or give a productId with --id")
                 }
                 guard let found = listing.rows.first(where: { $0.row == row }) else {
-                    let span = listing.rows.isEmpty ? "it has no rows" : "its rows are \(listing.rows.first!.row)–\(listing.rows.last!.row)"
+                    let span = RowList.describe(listing.rows.map(\.row))
                     throw UsageError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(span))")
                 }
                 resolved.append((target, found.product))

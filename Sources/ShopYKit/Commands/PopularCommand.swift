@@ -14,7 +14,7 @@ public struct PopularCommand: Command {
             OptionSpec("size", value: "n", help: "Items a section, 1 to 100 (default 10)."),
             OptionSpec("save", help: "Save the --section keywords as the default sections."),
             OptionSpec("reset", help: "Forget saved sections and use the built-in ones again."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
+            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
         ],
         examples: ["shopy popular", "shopy popular --section 고양이 --section 강아지 --size 5",
                    "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'"])
@@ -190,6 +190,11 @@ public struct PopularCommand: Command {
                 reportFailures(listed, io: io)
             }
         case .table:
+            // One table for every section, so that the columns line up across them; its header
+            // once, at the top.
+            let all = listed.flatMap(\.1)
+            var lines = Render.table(all, columns: io.columns, color: io.useColor)[...]
+            if let header = lines.popFirst() { io.stdout.line(header) }
             for (index, (section, items)) in listed.enumerated() {
                 if index > 0 { io.stdout.line() }
                 let title = "\(index + 1). \(Sanitizer.clean(section.keyword))"
@@ -198,7 +203,8 @@ public struct PopularCommand: Command {
                     let heading = title + "  ·  \(Money.grouped(page.total)) result\(page.total == 1 ? "" : "s")"
                     io.stdout.line(Style.bold.apply(DisplayWidth.truncate(heading, toWidth: io.columns), enabled: io.useColor))
                     if items.isEmpty { io.stdout.line("   no results") }
-                    for line in Render.table(items, columns: io.columns, color: io.useColor).dropFirst() { io.stdout.line(line) }
+                    for line in lines.prefix(items.count) { io.stdout.line(line) }
+                    lines = lines.dropFirst(items.count)
                 case .failure(let box):
                     io.stdout.line(Style.bold.apply(DisplayWidth.truncate(title, toWidth: io.columns), enabled: io.useColor))
                     let message = (box.error as? ShopyError)?.message ?? "\(box.error)"

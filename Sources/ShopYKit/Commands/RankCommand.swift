@@ -26,16 +26,16 @@ public struct RankCommand: Command {
     public static let spec = CommandSpec(
         name: "rank",
         abstract: "Find where a product or a store ranks for a keyword (relevance order).",
-        discussion: "Scans the relevance-ordered results 100 at a time (starts 1, 101, …, 901, then 1000 for ranks 1,001–1,099) down to --depth, several pages at once but never faster than --rate requests a second. It stops as soon as the first match is certain, unless --all asks for every match. Every matcher given must hold: --product compares productIds, --mall whole mall names, --title a part of the cleaned title (case and spacing ignored). The web page and position are those of Naver's 40-per-page listing.",
+        discussion: "Scans the relevance-ordered results 100 at a time (start=1, 101, …, 901, then start=1000 for ranks 1,001–1,099) down to --depth, several pages at once but never faster than --rate requests a second. It stops as soon as the first match is certain, unless --all asks for every match. Every matcher given must hold: --product compares productIds, --mall whole mall names, --title a part of the cleaned title (case and spacing ignored). The web page and position are those of Naver's 40-per-page listing.",
         arguments: [ArgumentSpec("keyword", help: "The search keyword to rank for.", variadic: true)],
         options: [
             OptionSpec("product", value: "id", help: "Match this productId."),
             OptionSpec("mall", value: "name", help: "Match this mall (store) name, whole."),
             OptionSpec("title", value: "text", help: "Match titles containing this text."),
-            OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1000)."),
+            OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1,000)."),
             OptionSpec("all", help: "List every match within the depth, not only the first."),
             OptionSpec("rate", value: "n", help: "At most this many requests a second (default 8; the API throttles at about 10)."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
+            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
         ],
         examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 --product 88159546540 --json",
                    "shopy rank 세제 --mall 티에스shop --title 세탁세제 --all --depth 500", "shopy rank 방충망 --title 자석 --mall 다샵"])
@@ -129,6 +129,7 @@ public struct RankCommand: Command {
         watcher?.start()
         defer { watcher?.stop() }
         let timeout = self.timeout
+        let sent = RequestCounter()
         let productSource = try context.source(source, timeout: timeout, beforeRequest: {
             await limiter.acquire()
             // Checked after the limiter's wait, so that requests queued there do not go out into
@@ -137,11 +138,12 @@ public struct RankCommand: Command {
                 _ = await watcher.waitUntilSatisfied(timeout: timeout)
                 await limiter.acquire()
             }
+            if !Task.isCancelled { sent.add() }
         })
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
-        render(scan, liked: memory.likedIDs(), context: context)
+        render(scan, liked: memory.likedIDs(), context: context, sent: productSource.kind == .catalog ? nil : sent.count)
         if scan.total == 0 && productSource.kind == .catalog {
             if (format ?? OutputFormat.defaultFor(context.io)) == .table {
                 NoResultsHelp.table(context.catalog(), io: context.io)
@@ -255,19 +257,31 @@ public struct RankCommand: Command {
 
         func update(scanned: Int) {
             guard enabled else { return }
-            let width = 24
-            let done = min(width, scanned * width / max(1, total))
-            let bar = String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
-            let line = DisplayWidth.truncate("scanning \(keyword) \(bar) \(min(scanned, total))/\(total)", toWidth: max(10, io.columns - 1))
-            io.stderr.write("\r\u{1B}[K" + line)
-            io.stderr.flush()
+            io.stderr.showStatus(Self.line(keyword: keyword, scanned: scanned, total: total, columns: io.columns))
             shown = true
         }
 
         func finish() {
             guard enabled, shown else { return }
-            io.stderr.write("\r\u{1B}[K")
-            io.stderr.flush()
+            io.stderr.clearStatus()
+        }
+
+        /// `scanning 방충망 ████░░░░ 300/1,000`, within `columns − 1`: the count always shows;
+        /// the bar shrinks first (24 cells down to 4, then none), then the keyword is cut, then
+        /// "scanning" goes.
+        static func line(keyword: String, scanned: Int, total: Int, columns: Int) -> String {
+            let room = max(10, columns - 1)
+            let count = "\(Money.grouped(min(scanned, total)))/\(Money.grouped(total))"
+            let words = "scanning " + keyword
+            func bar(_ width: Int) -> String {
+                let done = min(width, scanned * width / max(1, total))
+                return String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
+            }
+            let spare = room - DisplayWidth.of(words) - DisplayWidth.of(count) - 2
+            if spare >= 4 { return words + " " + bar(min(24, spare)) + " " + count }
+            let keywordRoom = room - DisplayWidth.of("scanning ") - DisplayWidth.of(count) - 1
+            if keywordRoom >= 4 { return DisplayWidth.truncate(words, toWidth: DisplayWidth.of("scanning ") + keywordRoom) + " " + count }
+            return DisplayWidth.truncate(count, toWidth: room)
         }
     }
 
@@ -281,7 +295,8 @@ public struct RankCommand: Command {
         return parts.joined(separator: ", ")
     }
 
-    func render(_ scan: Outcome, liked: Set<String>?, context: Context) {
+    /// `sent`: requests that went to the server; nil on the catalog, which sends none.
+    func render(_ scan: Outcome, liked: Set<String>?, context: Context, sent: Int? = nil) {
         let io = context.io
         let items = scan.matches.map { match in
             ListedItem(rank: match.rank, product: match.product, liked: liked.map { $0.contains(match.product.productId) },
@@ -315,12 +330,15 @@ public struct RankCommand: Command {
                 let line = "#\(match.rank) for '\(Sanitizer.clean(keyword))' · web page \(match.webPage), position \(match.webPosition)\(heart)"
                 io.stdout.line(Style.bold.apply(DisplayWidth.truncate(line, toWidth: io.columns), enabled: io.useColor))
                 let p = match.product
-                for text in [Sanitizer.clean(p.title), "\(Money.won(p.price)) · \(Sanitizer.clean(p.mall ?? "-")) · \(p.productId)", Sanitizer.clean(p.link ?? "")] where !text.isEmpty {
+                for text in [Sanitizer.clean(p.title), "\(Money.won(p.price)) · \(Sanitizer.clean(p.mall ?? "-")) · \(p.productId)"] where !text.isEmpty {
                     io.stdout.line(DisplayWidth.truncate("  " + text, toWidth: io.columns))
                 }
+                // A link is never cut: on its own line, whole (a terminal wraps it; open and copy take it too).
+                if let link = p.link.map(Sanitizer.clean), !link.isEmpty { io.stdout.line("  " + link) }
             }
             let footer = all ? "\(scan.matches.count) match\(scan.matches.count == 1 ? "" : "es") in the top \(Money.grouped(reach))" : "first match in the top \(Money.grouped(reach))"
-            io.stdout.line(Style.dim.apply(footer + " · \(scan.requests) request\(scan.requests == 1 ? "" : "s")", enabled: io.useColor))
+            let requests = sent.map { " · \($0) request\($0 == 1 ? "" : "s") sent" } ?? " · offline catalog"
+            io.stdout.line(Style.dim.apply(footer + requests, enabled: io.useColor))
         }
         if items.isEmpty && (format ?? OutputFormat.defaultFor(io)) != .table && (format ?? OutputFormat.defaultFor(io)) != .json {
             io.stderr.line("shopy: " + absentMessage(reach: reach))

@@ -3,7 +3,7 @@ public struct SearchCommand: Command {
     public static let spec = CommandSpec(
         name: "search",
         abstract: "Search products, one page at a time.",
-        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. The API reaches rank 1,099 at most (start 1000, size 100).",
+        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099.",
         arguments: [ArgumentSpec("query", help: "The words to search for. Every word must match.", variadic: true)],
         options: [
             OptionSpec("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
@@ -63,7 +63,7 @@ public struct SearchCommand: Command {
             let lastPage = (SearchRequest.maxStart - 1) / size + 1
             // (page − 1) · size is computed only where it cannot overflow.
             let where_ = page > SearchRequest.maxStart ? "" : " at result \(Money.grouped(start)),"
-            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(SearchRequest.maxStart)",
+            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(Money.grouped(SearchRequest.maxStart))",
                              hint: "the last reachable page at size \(size) is \(lastPage)")
         }
     }

@@ -86,6 +86,8 @@ public enum SourceError: ShopyError, Equatable {
             return "wait a few seconds and try again"
         case .timeout:
             return "check the network, or allow more time with --timeout"
+        case .unreachable(let host, .dns):
+            return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
         case .serverError, .rejected, .badResponse, .truncatedResponse, .unreachable:
             return nil
         }
