@@ -43,6 +43,8 @@ final class CompleterTests: XCTestCase {
         XCTAssertEqual(values(["search", ""], store), ["방충망"], "a value with control characters is never offered")
         guard case .candidates(let rows) = completer(store).complete(["like", ""]) else { return XCTFail() }
         XCTAssertEqual(rows.map(\.value), ["1"])
+        XCTAssertEqual(values(["like", "--id", ""], store), ["123456789"], "like --id: the listing's products")
+        XCTAssertEqual(values(["unlike", "--id", ""], store), [], "unlike --id: liked ids (none here)")
         XCTAssertFalse(rows[0].description.contains("\u{1B}"), "titles are sanitized: \(rows[0].description)")
         XCTAssertEqual(values(["popular", "-s", ""], store).first, "가방", "saved sections first")
         XCTAssertEqual(Completer.render(.candidates([.init(value: "a b;c", description: "d")]), shell: .bash), "a\\ b\\;c\n")

@@ -23,14 +23,20 @@ final class RecordingLauncher: Launcher, @unchecked Sendable {
         self.outcome = outcome
     }
 
-    var calls: [Call] { lock.withLock { _calls } }
+    var calls: [Call] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _calls
+    }
 
     func find(_ name: String, searchPath: String?) -> String? {
         installed.contains(name) ? "/usr/bin/" + name : nil
     }
 
     func run(_ argv: [String], input: [UInt8]?, attached: Bool, wait: Double) -> LaunchOutcome {
-        lock.withLock { _calls.append(Call(argv: argv, input: input, attached: attached)) }
+        lock.lock()
+        _calls.append(Call(argv: argv, input: input, attached: attached))
+        lock.unlock()
         return outcome[(argv[0] as NSString).lastPathComponent] ?? .exited(0)
     }
 }

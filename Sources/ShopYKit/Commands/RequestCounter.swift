@@ -6,6 +6,15 @@ final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
-    func add() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+    func add() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

@@ -76,7 +76,10 @@ public struct Completer {
         switch path {
         case "search", "rank":
             found += history()
-        case "like", "open", "copy":
+        case "like":
+            // Liking by id takes the last listing's (or the catalog's) products.
+            found += rest.contains("--id") ? listingIDs() : rows()
+        case "open", "copy":
             found += rest.contains("--id") ? likedIDs() : rows()
             if path == "copy" && !positionals.isEmpty { found = [] }
         case "unlike":
@@ -135,6 +138,11 @@ public struct Completer {
     func rows() -> [(String, String)] {
         guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
         return listing.rows.map { ($0.row, Self.short($0.product.title)) }
+    }
+
+    func listingIDs() -> [(String, String)] {
+        guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
+        return listing.rows.map { ($0.product.productId, Self.short($0.product.title)) }
     }
 
     func likedIDs() -> [(String, String)] {

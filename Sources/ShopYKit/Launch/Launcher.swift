@@ -67,7 +67,12 @@ public struct SystemLauncher: Launcher {
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+        #if canImport(Darwin)
+        let environment = _NSGetEnviron().pointee
+        #else
+        let environment = environ
+        #endif
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environment)
         if !attached { close(fds[0]) }
         guard spawned == 0 else {
             if !attached { close(fds[1]) }
