@@ -15,6 +15,6 @@ public enum Checked {
 
     /// a + b - 1 (the last rank of `b` items from `a`), saturating.
     public static func last(from a: Int, count b: Int) -> Int {
-        sum(sum(a, b), -1)
+        sum(a, sum(b, -1))
     }
 }
