@@ -43,6 +43,10 @@ final class HostileInputTests: XCTestCase {
             let run = await Shell.run(["search", "방충망", "--timeout", value])
             XCTAssertEqual(run.code, 64, "--timeout '\(value)': \(run.stderr)")
         }
+        let zero = await Shell.run(["search", "방충망", "--timeout", "0"])
+        XCTAssertTrue(zero.stderr.contains("invalid --timeout 0: expected seconds as a decimal number more than 0 and at most 3600"), zero.stderr)
+        let hex = await Shell.run(["search", "방충망", "--timeout", "0x10"])
+        XCTAssertTrue(hex.stderr.contains("invalid --timeout '0x10'"), hex.stderr)
         let status = await Shell.run(["status", "--timeout", "0x10"])
         XCTAssertEqual(status.code, 64, status.stderr)
         XCTAssertEqual(try? ArgumentParser.decimal("2.5", option: "timeout", in: 0...10, unit: "seconds"), 2.5)

@@ -187,9 +187,13 @@ public enum ArgumentParser {
 
     /// A plain decimal number in `range`: digits with at most one point (`2`, `0.5`, `.5`, `10.`).
     /// No sign, exponent, hexadecimal (`0x10`), `inf` or `nan`, which `Double(String)` would take.
-    public static func decimal(_ value: String, option: String, in range: ClosedRange<Double>, unit: String) throws(UsageError) -> Double {
+    /// With `aboveLowerBound` the lower bound itself is refused (`--timeout 0`).
+    public static func decimal(_ value: String, option: String, in range: ClosedRange<Double>, unit: String,
+                               aboveLowerBound: Bool = false) throws(UsageError) -> Double {
         let text = value.trimmingASCIIWhitespace()
-        let expected = "expected \(unit) as a decimal number from \(format(range.lowerBound)) to \(format(range.upperBound))"
+        let span = aboveLowerBound ? "more than \(format(range.lowerBound)) and at most \(format(range.upperBound))"
+                                   : "from \(format(range.lowerBound)) to \(format(range.upperBound))"
+        let expected = "expected \(unit) as a decimal number \(span)"
         var digits = 0, points = 0
         for byte in text.utf8 {
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { digits = -1; break }
@@ -197,7 +201,7 @@ public enum ArgumentParser {
         guard digits > 0, points <= 1, text.utf8.count <= 32, let number = Double(text), number.isFinite else {
             throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': \(expected)")
         }
-        guard range.contains(number) else {
+        guard range.contains(number), !(aboveLowerBound && number == range.lowerBound) else {
             throw UsageError("invalid --\(option) \(text): \(expected)")
         }
         return number

@@ -76,8 +76,6 @@ public enum CommonOptions {
 
     public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
         guard let text = parsed.value("timeout") else { return 10 }
-        let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds")
-        guard seconds > 0 else { throw UsageError("invalid --timeout \(text.trimmingASCIIWhitespace()): expected seconds, more than 0 and at most 3600") }
-        return seconds
+        return try ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)
     }
 }

@@ -63,8 +63,7 @@ public struct StatusCommand: Command {
         }
         self.format = format ?? .text
         if let text = parsed.value("timeout") {
-            let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...60, unit: "seconds")
-            guard seconds > 0 else { throw UsageError("invalid --timeout \(text.trimmingASCIIWhitespace()): expected seconds, more than 0 and at most 60") }
+            let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...60, unit: "seconds", aboveLowerBound: true)
             timeout = seconds
         } else {
             timeout = APIProbe.defaultTimeout
