@@ -248,7 +248,7 @@ final class HostileAnswerTests: XCTestCase {
 
     func testTerminalTextCleansEveryInterpolation() {
         let id = "\u{1B}[2J9\u{202E}"
-        let line: TerminalText = "liked: \(id) · \(42) · \(Optional("\u{9B}x"))"
+        let line: TerminalText = "liked: \(id) · \(42) · \(Character("\u{9B}"))x"
         XCTAssertFalse(line.rendered.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E }, line.rendered.debugDescription)
         XCTAssertTrue(line.rendered.hasPrefix("liked: "))
         let styled = line.styled(.bold, enabled: true)
