@@ -43,6 +43,8 @@ for f in Fixtures/contract/search-*.json; do
 done
 jobs=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs="-jobs=$FUZZ_JOBS -workers=$FUZZ_JOBS"
+# With -jobs libFuzzer writes fuzz-N.log into the working directory: run it inside $out.
+cd "$out"
 # shellcheck disable=SC2086
-exec "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 $jobs \
-  -print_final_stats=1 -artifact_prefix="$out/" "$out/corpus"
+exec ./shopy-fuzz -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 $jobs \
+  -print_final_stats=1 -artifact_prefix=./ corpus
