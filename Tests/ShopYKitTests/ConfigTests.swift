@@ -102,7 +102,7 @@ final class ConfigTests: XCTestCase {
         run = await home.run(["config", "set", "sort", "cheap"])
         XCTAssertEqual(run.code, 64)
         XCTAssertTrue(run.stderr.contains("valid values: sim, date, asc, dsc"), run.stderr)
-        for (key, value) in [("size", "0"), ("size", "101"), ("rate", "1e3"), ("timeout", "inf"), ("quiet", "maybe"), ("color", "sometimes")] {
+        for (key, value) in [("size", "0"), ("size", "101"), ("rate", "1e3"), ("rate", "0.05"), ("timeout", "inf"), ("timeout", "0"), ("quiet", "maybe"), ("color", "sometimes")] {
             run = await home.run(["config", "set", key, value])
             XCTAssertEqual(run.code, 64, "\(key) \(value): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("valid values:"), run.stderr)

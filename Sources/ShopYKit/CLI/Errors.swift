@@ -39,8 +39,8 @@ extension ExitCode {
             switch error {
             case .missingKeys, .authentication: self = .authentication
             case .retired, .unreachable, .serverError: self = .unavailable
-            case .quotaExceeded, .rateLimited, .timeout: self = .temporary
-            case .badResponse, .truncatedResponse: self = .dataError
+            case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline: self = .temporary
+            case .badResponse, .impossibleAnswer, .truncatedResponse: self = .dataError
             case .rejected, .invalidBaseURL, .redirected: self = .failure
             }
         case let error as StoreError:

@@ -184,6 +184,11 @@ public struct IO: Sendable {
     public func notice(_ text: String) {
         if !quiet { stderr.line(text) }
     }
+
+    /// A notice with foreign parts (cleaned by TerminalText).
+    public func notice(_ text: TerminalText) {
+        if !quiet { stderr.line(text) }
+    }
 }
 
 public enum Terminal {

@@ -43,7 +43,7 @@ public struct Context: Sendable {
                     throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
                 }
             }
-            trace("source: \(base.absoluteString) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
+            trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport ?? URLSessionTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
             return NaverSource(client: client, timeout: timeout)
@@ -82,9 +82,6 @@ public enum CommonOptions {
 
     public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
         guard let text = parsed.value("timeout") else { return 10 }
-        guard let seconds = Double(text.trimmingASCIIWhitespace()), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-            throw UsageError("invalid --timeout '\(text)': expected seconds, more than 0 and at most 3600")
-        }
-        return seconds
+        return try ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)
     }
 }

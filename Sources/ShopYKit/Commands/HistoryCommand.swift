@@ -24,6 +24,9 @@ public struct HistoryCommand: Command {
         }
         clear = parsed.flag("clear")
         remove = parsed.all("remove").map { $0.trimmingASCIIWhitespace() }
+        if remove.contains(where: \.isEmpty) {
+            throw UsageError("--remove needs a query", hint: "give the query exactly as 'shopy history' lists it")
+        }
         if parsed.flag("on") && parsed.flag("off") { throw UsageError("--on and --off disagree; give one of them") }
         recording = parsed.flag("on") ? true : (parsed.flag("off") ? false : nil)
         if clear && !remove.isEmpty { throw UsageError("--clear removes everything; --remove is not needed with it") }

@@ -36,6 +36,7 @@ public struct PopularCommand: Command {
         for keyword in parsed.all("section") {
             let trimmed = keyword.trimmingASCIIWhitespace()
             guard !trimmed.split(whereSeparator: { $0.isWhitespace }).isEmpty else { throw UsageError("a --section keyword is empty") }
+            try QueryLimit.check(trimmed, what: "a --section keyword")
             if seen.insert(trimmed).inserted { sections.append(trimmed) }
         }
         size = try parsed.value("size").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay) } ?? 10
@@ -66,7 +67,8 @@ public struct PopularCommand: Command {
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
             try store.update([.preferences]) { settings in settings.popularSections = save ? sections : nil }
-            context.io.notice(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" : "shopy: default sections reset to the built-in ones")
+            // The keywords are argv: echoed cleaned, like everything foreign.
+            context.io.notice(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" as TerminalText : "shopy: default sections reset to the built-in ones")
         }
         let keywords: [String]
         if !sections.isEmpty {

@@ -1,26 +1,5 @@
 import Foundation
 
-/// Spaces request starts at least 1/rate seconds apart, across tasks: a token bucket of one,
-/// so that a scan never bursts past the API's per-second limit (about 10 a second).
-public actor RateLimiter {
-    private let interval: Duration
-    private var next: ContinuousClock.Instant
-    private let clock = ContinuousClock()
-
-    public init(perSecond rate: Double) {
-        interval = .nanoseconds(Int64((1_000_000_000 / rate).rounded()))
-        next = ContinuousClock.now
-    }
-
-    /// Waits for the next free slot and takes it.
-    public func acquire() async {
-        let now = clock.now
-        let slot = max(now, next)
-        next = slot + interval
-        if slot > now { try? await Task.sleep(until: slot, clock: clock) }
-    }
-}
-
 /// `shopy rank <keyword>`: where does a product, or a store's products, rank for a keyword?
 public struct RankCommand: Command {
     public static let spec = CommandSpec(
@@ -34,7 +13,7 @@ public struct RankCommand: Command {
             OptionSpec("title", value: "text", help: "Match titles containing this text."),
             OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1,000)."),
             OptionSpec("all", help: "List every match within the depth, not only the first."),
-            OptionSpec("rate", value: "n", help: "At most this many requests a second (default 8; the API throttles at about 10)."),
+            OptionSpec("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8; the API throttles at about 10)."),
             CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
         ],
         examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 --product 88159546540 --json",
@@ -56,6 +35,7 @@ public struct RankCommand: Command {
         if keyword.split(whereSeparator: { $0.isWhitespace }).isEmpty {
             throw UsageError("rank needs a keyword", hint: "e.g. shopy rank 방충망 --mall 다샵")
         }
+        try QueryLimit.check(keyword, what: "the keyword")
         func nonEmpty(_ name: String) throws(UsageError) -> String? {
             guard let value = parsed.value(name) else { return nil }
             let trimmed = value.trimmingASCIIWhitespace()
@@ -70,14 +50,9 @@ public struct RankCommand: Command {
         }
         depth = try parsed.value("depth").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "depth", in: 1...SearchRequest.maxRank) } ?? 1000
         all = parsed.flag("all")
-        if let text = parsed.value("rate") {
-            guard let value = Double(text.trimmingASCIIWhitespace()), value.isFinite, value > 0, value <= 100 else {
-                throw UsageError("invalid --rate '\(text)': expected requests a second, more than 0 and at most 100")
-            }
-            rate = value
-        } else {
-            rate = 8
-        }
+        rate = try parsed.value("rate").map { v throws(UsageError) in
+            try ArgumentParser.decimal(v, option: "rate", in: RateLimiter.rates, unit: "requests a second")
+        } ?? 8
         format = try CommonOptions.format(parsed)
         source = try CommonOptions.source(parsed)
         timeout = try CommonOptions.timeout(parsed)
@@ -114,8 +89,8 @@ public struct RankCommand: Command {
     public struct Match: Sendable {
         public var rank: Int
         public var product: Product
-        public var webPage: Int { (rank - 1) / 40 + 1 }
-        public var webPosition: Int { (rank - 1) % 40 + 1 }
+        public var webPage: Int { ListingArithmetic.webPlace(rank: rank).page }
+        public var webPosition: Int { ListingArithmetic.webPlace(rank: rank).position }
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -225,7 +200,8 @@ public struct RankCommand: Command {
             for (index, page) in results.enumerated() where index < stopAt {
                 guard let page else { continue }
                 for (i, product) in page.items.enumerated() {
-                    let rank = page.start + i
+                    // Answers are checked (`AnswerCheck`), and the sum saturates all the same.
+                    let rank = ListingArithmetic.rank(start: page.start, index: i)
                     // The last page starts at 1000 and repeats that rank.
                     if rank <= scannedTo || rank > command.depth { continue }
                     scannedTo = rank
@@ -236,7 +212,7 @@ public struct RankCommand: Command {
                     }
                 }
             }
-            return Outcome(matches: matches, scannedTo: scannedTo, total: total == Int.max ? 0 : total, requests: requests)
+            return Outcome(matches: matches, scannedTo: scannedTo, total: total == Int.max ? 0 : max(0, total), requests: requests)
         }
     }
 
@@ -289,7 +265,7 @@ public struct RankCommand: Command {
 
     func describeMatchers() -> String {
         var parts: [String] = []
-        if let productID { parts.append("product \(productID)") }
+        if let productID { parts.append("product \(Sanitizer.clean(productID))") }
         if let mall { parts.append("mall '\(Sanitizer.clean(mall))'") }
         if let title { parts.append("title containing '\(Sanitizer.clean(title))'") }
         return parts.joined(separator: ", ")
@@ -302,7 +278,7 @@ public struct RankCommand: Command {
             ListedItem(rank: match.rank, product: match.product, liked: liked.map { $0.contains(match.product.productId) },
                        extra: [("webPage", .int(match.webPage)), ("webPosition", .int(match.webPosition))])
         }
-        let reach = min(depth, scan.total)
+        let reach = ListingArithmetic.reach(depth: depth, total: scan.total)
         switch format ?? OutputFormat.defaultFor(io) {
         case .json:
             var o = JSONObject()
@@ -325,13 +301,15 @@ public struct RankCommand: Command {
                 io.stdout.line(absentMessage(reach: reach))
                 return
             }
+            // TerminalText: keyword, title, mall, id and link are all cleaned on the way in.
             for match in scan.matches {
-                let heart = liked?.contains(match.product.productId) == true ? " ♥" : ""
-                let line = "#\(match.rank) for '\(Sanitizer.clean(keyword))' · web page \(match.webPage), position \(match.webPosition)\(heart)"
-                io.stdout.line(Style.bold.apply(DisplayWidth.truncate(line, toWidth: io.columns), enabled: io.useColor))
+                let heart: TerminalText = liked?.contains(match.product.productId) == true ? " ♥" : ""
+                let line: TerminalText = "#\(match.rank) for '\(keyword)' · web page \(match.webPage), position \(match.webPosition)\(heart)"
+                io.stdout.line(line.truncated(toWidth: io.columns).styled(.bold, enabled: io.useColor))
                 let p = match.product
-                for text in [Sanitizer.clean(p.title), "\(Money.won(p.price)) · \(Sanitizer.clean(p.mall ?? "-")) · \(p.productId)"] where !text.isEmpty {
-                    io.stdout.line(DisplayWidth.truncate("  " + text, toWidth: io.columns))
+                let texts: [TerminalText] = ["\(p.title)", "\(Money.won(p.price)) · \(p.mall ?? "-") · \(p.productId)"]
+                for text in texts where !text.isEmpty {
+                    io.stdout.line(("  " + text).truncated(toWidth: io.columns))
                 }
                 // A link is never cut: on its own line, whole (a terminal wraps it; open and copy take it too).
                 if let link = p.link.map(Sanitizer.clean), !link.isEmpty { io.stdout.line("  " + link) }

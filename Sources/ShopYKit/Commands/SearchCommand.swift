@@ -42,6 +42,7 @@ public struct SearchCommand: Command {
         if query.split(whereSeparator: { $0.isWhitespace }).isEmpty {
             throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
         }
+        try QueryLimit.check(query, what: "the query")
         sort = try parsed.value("sort").map { v throws(UsageError) in
             try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
         } ?? .sim
@@ -71,6 +72,10 @@ public struct SearchCommand: Command {
     static func parseExclude(_ values: [String]) throws(UsageError) -> Set<ExcludeKind> {
         var kinds = Set<ExcludeKind>()
         for value in values {
+            // `--exclude ''` (an unset variable, say) is a mistake, not a request to exclude nothing.
+            if value.split(whereSeparator: { $0 == "," || $0 == ":" || $0 == " " }).isEmpty {
+                throw UsageError("--exclude is empty", hint: "give used, rental and/or cbshop, comma-separated")
+            }
             for part in value.split(whereSeparator: { $0 == "," || $0 == ":" }) {
                 let word = String(part).trimmingASCIIWhitespace()
                 if word.isEmpty { continue }
@@ -148,15 +153,14 @@ public struct SearchCommand: Command {
     func emptyMessage(_ page: SearchPage) -> String {
         let quoted = "'\(Sanitizer.clean(page.query))'"
         if page.total > 0 && page.start > page.total {
-            let last = (min(page.total, SearchRequest.maxRank) - 1) / size + 1
+            let last = ListingArithmetic.lastPage(total: page.total, size: size)
             return "page \(self.page) is past the last result for \(quoted) (\(Money.grouped(page.total)) in all; the last page at size \(size) is \(last))"
         }
         return "no results for \(quoted)" + (page.source == .catalog ? " in the offline catalog" : "")
     }
 
     func footer(_ page: SearchPage, count: Int) -> String {
-        let first = page.start
-        let last = page.start + count - 1
+        let (first, last) = ListingArithmetic.range(start: page.start, count: count)
         var text = "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(page.total)) · sort \(page.sort.rawValue)"
         if page.source == .catalog { text += " · offline catalog" }
         return text

@@ -63,9 +63,7 @@ public struct StatusCommand: Command {
         }
         self.format = format ?? .text
         if let text = parsed.value("timeout") {
-            guard let seconds = Double(text.trimmingASCIIWhitespace()), seconds.isFinite, seconds > 0, seconds <= 60 else {
-                throw UsageError("invalid --timeout '\(text)': expected seconds, more than 0 and at most 60")
-            }
+            let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...60, unit: "seconds", aboveLowerBound: true)
             timeout = seconds
         } else {
             timeout = APIProbe.defaultTimeout

@@ -40,12 +40,17 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "quiet", help: "Leave out notices (errors and warnings still print).", accepts: "true or false (also yes/no, on/off, 1/0)",
                   variable: "SHOPY_QUIET", option: "quiet", commands: [], builtIn: "false", choices: ["true", "false"],
                   normalize: ConfigKey.boolean),
-        ConfigKey(name: "rate", help: "Requests a second in rank scans.", accepts: "a number more than 0 and at most 100",
+        ConfigKey(name: "rate", help: "Requests a second in rank scans.",
+                  accepts: "a decimal number from \(ArgumentParser.format(RateLimiter.rates.lowerBound)) to \(ArgumentParser.format(RateLimiter.rates.upperBound))",
                   variable: "SHOPY_RATE", option: "rate", commands: ["rank"], builtIn: "8", choices: [],
-                  normalize: { ConfigKey.decimal($0, max: 100) }),
+                  normalize: { text in
+                      (try? ArgumentParser.decimal(text, option: "rate", in: RateLimiter.rates, unit: "requests a second")).map(ConfigKey.plain)
+                  }),
         ConfigKey(name: "timeout", help: "Seconds before a search, popular or rank request gives up.", accepts: "seconds, more than 0 and at most 3600",
                   variable: "SHOPY_TIMEOUT", option: "timeout", commands: ["search", "popular", "rank"], builtIn: "10", choices: [],
-                  normalize: { ConfigKey.decimal($0, max: 3600) }),
+                  normalize: { text in
+                      (try? ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)).map(ConfigKey.plain)
+                  }),
     ]
 
     public static var names: [String] { all.map(\.name) }
@@ -70,12 +75,9 @@ public struct ConfigKey: Sendable {
         }
     }
 
-    /// Decimal digits with at most one point (no exponents, no `inf`), in (0, max].
-    static func decimal(_ text: String, max: Double) -> String? {
-        let digits = text.filter { $0 != "." }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), text.filter({ $0 == "." }).count <= 1,
-              let value = Double(text), value > 0, value <= max else { return nil }
-        return value == value.rounded() ? String(Int(value)) : String(value)
+    /// A checked number as stored and passed on: `8`, `2.5`.
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// Whether this key sets an option of the command at `path`.

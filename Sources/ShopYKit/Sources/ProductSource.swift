@@ -47,8 +47,14 @@ public struct NaverSource: ProductSource {
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
         var response = try await client.search(request, timeout: timeout)
+        // Impossible start/display/total: bad data, before any arithmetic uses them.
+        if let problem = AnswerCheck.problem(in: response, for: request) { throw SourceError.impossibleAnswer(problem) }
         // A server that sends more than was asked for does not get to print more.
         if response.items.count > request.display { response.items = Array(response.items.prefix(request.display)) }
-        return ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
+        let page = ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
+        if page.dropped > 0 {
+            client.trace("dropped \(page.dropped) of \(response.items.count) items without a usable productId (start \(request.start))")
+        }
+        return page
     }
 }
