@@ -170,6 +170,15 @@ final class OpenCopyTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/pwned"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/pwned2"))
         XCTAssertEqual(launcher.run([sh, "-c", "exit 7"], input: nil, attached: false, wait: 5), .exited(7))
+        // SIGPIPE, which shopy ignores, is back to its default in the program started.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let signals = dir + "/signals"
+        XCTAssertEqual(launcher.run([sh, "-c", "grep -E '^Sig(Ign|Blk)' /proc/self/status > \"$0\"", signals], input: nil, attached: false, wait: 5), .exited(0))
+        if let status = try? String(contentsOfFile: signals, encoding: .utf8), let ignored = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn") }) {
+            let mask = UInt64(ignored.split(separator: "\t").last ?? "", radix: 16) ?? 0
+            XCTAssertEqual(mask & (1 << (UInt64(SIGPIPE) - 1)), 0, "SIGPIPE not ignored in the child: \(status)")
+        }
         XCTAssertEqual(launcher.run([sh, "-c", "sleep 5"], input: nil, attached: false, wait: 0.2), .stillRunning)
         XCTAssertEqual(launcher.run([dir + "/missing"], input: nil, attached: false, wait: 1), .failedToStart(ENOENT))
     }

@@ -64,6 +64,22 @@ public struct SystemLauncher: Launcher {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // shopy ignores SIGPIPE and `status --watch` blocks SIGINT/SIGTERM; the program started
+        // gets the defaults and an empty mask, as if started from the shell.
+        #if canImport(Glibc)
+        var attributes = posix_spawnattr_t()
+        #else
+        var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&empty)
+        for signal in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0
@@ -72,7 +88,7 @@ public struct SystemLauncher: Launcher {
         #else
         let environment = environ
         #endif
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environment)
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environment)
         if !attached { close(fds[0]) }
         guard spawned == 0 else {
             if !attached { close(fds[1]) }
