@@ -51,6 +51,22 @@ final class CompleterTests: XCTestCase {
         XCTAssertEqual(Completer.render(.candidates([.init(value: "x", description: "d e")]), shell: .fish), "x\td e\n")
     }
 
+    func testManyLikesCompleteByIDWithoutDecodingEveryLike() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = SettingsStore(directory: dir)
+        try store.update([.likes]) { settings in
+            var likes = settings.likes
+            for i in 0...Completer.likesWithTitles {
+                _ = likes.add(Like(product: Product(productId: String(10_000_000 + i), title: "item \(i)"), likedAt: "2026-12-01T00:00:00Z", likedPrice: nil))
+            }
+            settings.likes = likes
+        }
+        guard case .candidates(let found) = completer(store).complete(["unlike", "--id", "1000199"]) else { return XCTFail() }
+        XCTAssertEqual(found.map(\.value), ["10001990", "10001991", "10001992", "10001993", "10001994", "10001995", "10001996", "10001997", "10001998", "10001999"])
+        XCTAssertEqual(Set(found.map(\.description)), ["liked"])
+    }
+
     func testCompletionsCommand() async {
         var run = await Shell.run(["completions", "bash"])
         XCTAssertEqual(run.code, 0)

@@ -145,10 +145,16 @@ public struct Completer {
         return listing.rows.map { ($0.product.productId, Self.short($0.product.title)) }
     }
 
+    /// Liked ids with their titles; a large collection (issue 11's 100,000 likes) lists the ids
+    /// alone, which needs no decoding, so that Tab stays quick.
     func likedIDs() -> [(String, String)] {
-        guard let likes = try? store?.read({ try $0.allLikes() }) else { return [] }
+        guard let store, let collection = try? store.read({ $0.likes }) else { return [] }
+        if collection.count > Self.likesWithTitles { return collection.ids.map { ($0, "liked") } }
+        guard let likes = try? store.read({ try $0.allLikes() }) else { return [] }
         return likes.map { ($0.product.productId, Self.short($0.product.title)) }
     }
+
+    static let likesWithTitles = 2_000
 
     func history() -> [(String, String)] {
         guard let history = try? store?.read({ $0.history }) else { return [] }
