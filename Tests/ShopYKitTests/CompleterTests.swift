@@ -27,6 +27,7 @@ final class CompleterTests: XCTestCase {
         XCTAssertEqual(values(["config", "set", "format", "js"]), ["json", "jsonl"])
         XCTAssertEqual(values(["help", "config", ""]), ["get", "set", "unset", "list"])
         XCTAssertEqual(values(["nosuch", ""]), [])
+        XCTAssertEqual(values(["help", "--m"]), ["--man"])
         XCTAssertFalse(values(["_"]).contains("__complete"), "the callback stays hidden")
     }
 

@@ -41,6 +41,7 @@ public struct Completer {
         }
         if name == "help" {
             guard before.count <= 2 else { return .candidates([]) }
+            if before.count == 1 && current.hasPrefix("-") { return filtered([("--man", "Write the manual page shopy(1) as roff.")], current) }
             if before.count == 2, let spec = commands.first(where: { $0.name == before[1] }) {
                 return filtered(spec.subcommands.map { ($0.name, $0.abstract) }, current)
             }
