@@ -21,7 +21,7 @@ public struct TrendsOptions: Sendable {
     public static let specs: [OptionSpec] = [
         OptionSpec("from", value: "yyyy-mm-dd", help: "First day (2017-08-01 at the earliest)."),
         OptionSpec("to", value: "yyyy-mm-dd", help: "Last day, not in the future (Korean time). Default: yesterday."),
-        OptionSpec("last", value: "n{d,w,m}", help: "The last N days, weeks or months up to --to (default: 12w up to yesterday)."),
+        OptionSpec("last", value: "n{d,w,m}", help: "The last N days, weeks or months up to --to. Default: 12w up to yesterday (by week: the last 12 complete weeks; by month: the last 3 complete months)."),
         OptionSpec("unit", value: "unit", help: "date, week (default) or month: one value a period.", choices: TimeUnit.allCases.map(\.rawValue)),
         OptionSpec("device", value: "device", help: "Only clicks from pc or mo (mobile). Default: both.", choices: DeviceFilter.allCases.map(\.rawValue)),
         OptionSpec("gender", value: "gender", help: "Only clicks by m or f. Default: both.", choices: GenderFilter.allCases.map(\.rawValue)),
@@ -59,7 +59,16 @@ public struct TrendsOptions: Sendable {
     /// The range for "today" (in Korea) `today`: every rule checked, each named when broken.
     public func range(today: CalendarDate) throws(UsageError) -> TrendsRange {
         let yesterday = today.adding(days: -1)
-        let end = to ?? yesterday
+        var end = to ?? yesterday
+        // Without --from and --to, the range ends with the last complete week or month, so the
+        // latest value and its change are not those of a period that has only begun.
+        if to == nil && from == nil {
+            switch unit {
+            case .date: break
+            case .week: end = end.adding(days: -(end.isoWeekday % 7))
+            case .month: if end.adding(days: 1).day != 1 { end = end.firstOfMonth.adding(days: -1) }
+            }
+        }
         if end > today {
             throw UsageError("--to \(end) is in the future (today is \(today) in Korea)", hint: "DataLab has data up to yesterday")
         }
@@ -67,10 +76,10 @@ public struct TrendsOptions: Sendable {
         if let from {
             start = from
         } else {
-            switch last ?? .weeks(12) {
+            switch last ?? (unit == .month ? .months(3) : .weeks(12)) {
             case .days(let n): start = end.adding(days: 1 - n)
             case .weeks(let n): start = end.adding(days: 1 - 7 * n)
-            case .months(let n): start = end.adding(months: -n).adding(days: 1)
+            case .months(let n): start = end.adding(days: 1).adding(months: -n)
             }
         }
         if start < TrendsRange.earliest {

@@ -54,8 +54,9 @@ public enum TrendsTable {
         if columns - fixed() < 8 { showPeak = false; peakWidth = 0 }
         func fixedNow() -> Int { fixed() - (showPeak ? 0 : gap) }
         if columns - fixedNow() < 8 { nameWidth = max(4, columns - (fixedNow() - nameWidth) - 8) }
-        let trendWidth = max(1, min(result.periods.count, columns - fixedNow()))
         let trendTitle = "TREND"
+        let cells = max(1, min(result.periods.count, columns - fixedNow()))
+        let trendWidth = max(DisplayWidth.of(trendTitle), cells)
 
         func line(_ cells: [(String, Int, Bool, Style?)], header: Bool) -> String {
             var parts: [String] = []
@@ -74,7 +75,7 @@ public enum TrendsTable {
         for (i, row) in result.rows.enumerated() {
             let changeStyle: Style? = changes[i].hasPrefix("▲") ? .green : (changes[i].hasPrefix("▼") ? .red : nil)
             out.append(line([(ranks[i], rankWidth, true, .dim), (names[i], nameWidth, false, nil),
-                             (sparkline(row.values, width: trendWidth), trendWidth, false, .cyan),
+                             (sparkline(row.values, width: cells), trendWidth, false, .cyan),
                              (latest[i], latestWidth, true, nil), (changes[i], changeWidth, true, changeStyle),
                              (peaks[i], showPeak ? peakWidth : 0, false, .dim)], header: false))
         }
