@@ -72,6 +72,13 @@ enum TrendsFixture {
         return out
     }
 
+    /// The emulator's DataLab counters.
+    static func stats(_ server: EmulatorServer) async throws -> JSONValue {
+        let response = try await URLSessionTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/datalab/stats")!),
+                                                                 deadline: .now + .seconds(10))
+        return try JSONParser.parse(response.body)
+    }
+
     /// The series of a `--format json` run: [code or keyword: [ratio text]].
     static func ratios(_ run: CLIRun) throws -> [String: [String]] {
         let json = try JSONParser.parse(run.stdout)

@@ -92,8 +92,8 @@ public enum TrendsTable {
         if let gender = c.filters.gender { filters.append(gender == .m ? "men" : "women") }
         if !c.filters.ages.isEmpty { filters.append("ages " + c.filters.ages.map { $0.rawValue + "s" }.joined(separator: ",")) }
         if !filters.isEmpty { parts.append(filters.joined(separator: ", ")) }
-        parts.append("100 = the largest value")
         parts.append("\(result.requests) request\(result.requests == 1 ? "" : "s")")
+        parts.append("100 = the largest value")
         return parts.joined(separator: " · ")
     }
 }
