@@ -23,6 +23,8 @@ public struct CategoryTable: Sendable {
     public let topLevel: [ShoppingCategory]
     public let leaves: [ShoppingCategory]
     private let byCode: [String: ShoppingCategory]
+    /// The leaves' paths lowercased, once (lookups are case-insensitive).
+    private let loweredPaths: [[String]]
 
     /// The top-level codes the official guide and public code use. 도서 is 50005542 (the
     /// 50000011 seen once is unconfirmed); 면세점 has no leaves in the table.
@@ -38,6 +40,7 @@ public struct CategoryTable: Sendable {
         var byCode: [String: ShoppingCategory] = [:]
         for category in topLevel + leaves where byCode[category.code] == nil { byCode[category.code] = category }
         self.byCode = byCode
+        self.loweredPaths = leaves.map { $0.path.map { $0.lowercased() } }
     }
 
     /// The embedded table, parsed once on first use.
@@ -100,8 +103,8 @@ public struct CategoryTable: Sendable {
         if let top = topLevel.first(where: { $0.name.lowercased() == query }) { return .found(top) }
         var ending: [ShoppingCategory] = []
         var passing: [ShoppingCategory] = []
-        for leaf in leaves {
-            switch CategoryTable.match(query, leaf.path) {
+        for (leaf, path) in zip(leaves, loweredPaths) {
+            switch CategoryTable.match(query, path) {
             case .ending: ending.append(leaf)
             case .passing: passing.append(leaf)
             case .none: break
@@ -123,10 +126,10 @@ public struct CategoryTable: Sendable {
 
     enum Match { case ending, passing, none }
 
-    /// Whether `query` is a run of whole segments of `path` (joined by "/"), ending at the leaf or not.
-    static func match(_ query: String, _ path: [String]) -> Match {
+    /// Whether `query` is a run of whole segments of `lowered` (a lowercased path, joined by "/"),
+    /// ending at the leaf or not.
+    static func match(_ query: String, _ lowered: [String]) -> Match {
         var result = Match.none
-        let lowered = path.map { $0.lowercased() }
         for i in lowered.indices {
             var joined = ""
             for j in i..<lowered.count {

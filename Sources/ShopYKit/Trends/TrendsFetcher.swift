@@ -32,19 +32,16 @@ public struct TrendsFetcher: Sendable {
         }
         var requests = groups.count
         let answers = try await send(groups, comparison: comparison, periods: periods, deadline: deadline, first: 1, total: groups.count)
+        // The scale is the first answer with any clicks (an answer of zeros is 0 on every scale).
+        let reference = answers.firstIndex { $0.contains { $0.contains { $0 > 0 } } } ?? 0
         var stitcher = Stitcher(count: comparison.series.count)
-        stitcher.setReference(series: groups[0], answer: answers[0])
-        var failed: [[Int]] = []
-        for (k, group) in groups.enumerated().dropFirst() where !stitcher.place(series: group, answer: answers[k], anchor: group[0]) {
-            failed.append(Array(group.dropFirst()))
+        stitcher.setReference(series: groups[reference], answer: answers[reference])
+        for (k, group) in groups.enumerated() where k != reference {
+            stitcher.place(series: group, answer: answers[k], anchor: group[0])
         }
-        // The anchor has no clicks in the first answer: nothing else can be tied to it.
-        if groups.count > 1 && (stitcher.values[groups[0][0]] ?? []).allSatisfy({ $0 == 0 }) {
-            failed = groups.dropFirst().map { Array($0.dropFirst()) }.filter { group in group.contains { stitcher.values[$0] == nil } }
-        }
-        if !failed.isEmpty {
+        let unplaced = stitcher.unplaced
+        if !unplaced.isEmpty {
             let anchor = groups[0][0]
-            let unplaced = failed.flatMap { $0 }.filter { stitcher.values[$0] == nil }
             if let second = stitcher.strongest(excluding: [anchor]) {
                 trace("trends: the anchor \(names[anchor]) has no clicks where \(unplaced.map { names[$0] }.joined(separator: ", ")) were asked; asking again with \(names[second]) as the anchor")
                 let retryGroups = stride(from: 0, to: unplaced.count, by: comparison.limit - 1).map { start in
@@ -56,16 +53,16 @@ public struct TrendsFetcher: Sendable {
                 for (k, group) in retryGroups.enumerated() { stitcher.place(series: group, answer: retried[k], anchor: second) }
             }
         }
-        let unplaced = stitcher.unplaced.map { comparison.series[$0] }
-        if !unplaced.isEmpty {
-            trace("trends: cannot place \(unplaced.map { "'\($0.name)'" }.joined(separator: ", ")): no anchor with clicks in their answer")
+        let left = stitcher.unplaced.map { comparison.series[$0] }
+        if !left.isEmpty {
+            trace("trends: cannot place \(left.map { "'\($0.name)'" }.joined(separator: ", ")): no anchor with clicks in their answer")
         }
         let normalized = stitcher.normalized()
         let rows = comparison.series.indices.compactMap { i in
             normalized[i].map { TrendsResult.Row(series: comparison.series[i], group: nil, values: $0) }
         }
         trace("trends: \(requests) request\(requests == 1 ? "" : "s") made")
-        return TrendsResult(comparison: comparison, periods: periods, rows: rows, requests: requests, unplaced: unplaced)
+        return TrendsResult(comparison: comparison, periods: periods, rows: rows, requests: requests, unplaced: left)
     }
 
     /// A breakdown answer is one request's: already on one scale, but a server may not put 100 in it.

@@ -86,7 +86,8 @@ public enum TrendsTable {
     public static func footer(_ result: TrendsResult) -> String {
         let c = result.comparison
         var parts = ["\(c.range.start) – \(c.range.end)", "\(result.periods.count) \(c.range.unit == .date ? "day" : c.range.unit.rawValue)\(result.periods.count == 1 ? "" : "s")"]
-        if let category = c.category { parts.append("in " + Sanitizer.clean(category.pathText) + " (\(category.code))") }
+        if let by = c.by, c.kind == .keywords, let series = c.series.first { parts.append("'\(Sanitizer.clean(series.name))' by \(by.rawValue)") }
+        if let category = c.category { parts.append((c.by != nil && c.kind == .categories ? "\(c.by!.rawValue) in " : "in ") + Sanitizer.clean(category.pathText) + " (\(category.code))") }
         var filters: [String] = []
         if let device = c.filters.device { filters.append(device == .pc ? "pc" : "mobile") }
         if let gender = c.filters.gender { filters.append(gender == .m ? "men" : "women") }
