@@ -153,7 +153,9 @@ final class TrendsUnitTests: XCTestCase {
     func testSparklineAndNumbers() {
         XCTAssertEqual(TrendsTable.sparkline([0, 25, 50, 100], width: 10), "▁▃▅█")
         XCTAssertEqual(TrendsTable.sparkline(Array(repeating: 1, count: 100), width: 8).count, 8, "down-sampled to the width")
-        XCTAssertEqual(TrendsTable.sparkline([0, 0], width: 8), "▁▁")
+        XCTAssertEqual(TrendsTable.sparkline([0, 0], width: 8), "▄▄", "flat")
+        XCTAssertEqual(TrendsTable.sparkline([90, 95, 100], width: 8), "▁▅█", "from the row's lowest to its highest")
+        XCTAssertEqual(TrendsTable.sparkline([0, 0, 100, 100], width: 2), "▁█", "periods averaged to fit")
         XCTAssertEqual(TrendsOutput.decimal(100), "100")
         XCTAssertEqual(TrendsOutput.decimal(84.012524), "84.01252")
         XCTAssertEqual(TrendsOutput.decimal(0.000001), "0")

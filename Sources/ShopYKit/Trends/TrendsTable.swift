@@ -5,12 +5,14 @@ public enum TrendsTable {
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// One cell a value, `width` cells at most (consecutive periods averaged when there are
-    /// more), each as high as the value against the row's own largest one.
+    /// more), from the row's own lowest value (▁) to its highest (█), so that the shape shows
+    /// whatever the level; a flat row is all ▄.
     public static func sparkline(_ values: [Double], width: Int) -> String {
         guard !values.isEmpty, width > 0 else { return "" }
         let cells = downsample(values, to: width)
-        let top = cells.max() ?? 0
-        return String(cells.map { v in top > 0 ? bars[min(7, max(0, Int(v / top * 8)))] : bars[0] })
+        let low = cells.min() ?? 0, high = cells.max() ?? 0
+        guard high > low else { return String(repeating: bars[3], count: cells.count) }
+        return String(cells.map { v in bars[min(7, max(0, Int((v - low) / (high - low) * 8)))] })
     }
 
     static func downsample(_ values: [Double], to width: Int) -> [Double] {
