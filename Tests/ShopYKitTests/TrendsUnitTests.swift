@@ -60,6 +60,8 @@ final class TrendsUnitTests: XCTestCase {
         let licence = try String(contentsOf: fixture.deletingLastPathComponent().appendingPathComponent("shopping-categories.LICENSE"), encoding: .utf8)
         XCTAssertTrue(licence.contains("MIT License") && licence.contains("isnow890"))
         XCTAssertEqual(CategoryTable.embedded.defaultComparison.count, 11, "the top level with leaves (no 면세점)")
+        XCTAssertEqual(CategoryTable.defaultTopLevel, CategoryTable.embedded.defaultComparison)
+        XCTAssertEqual(CategoryTable.topLevelLookup("50000002"), CategoryTable.topLevelLookup("화장품/미용"))
     }
 
     func testLookup() {

@@ -75,6 +75,16 @@ public struct CategoryTable: Sendable {
         return topLevel.filter { present.contains($0.name) }
     }
 
+    /// `defaultComparison` of the embedded table without parsing it (a test checks they agree).
+    public static let defaultTopLevel = topLevelCategories.filter { $0.code != "50000010" }
+
+    /// A top-level code or name found without parsing the embedded table (the common case
+    /// stays fast); nil for anything else.
+    public static func topLevelLookup(_ text: String) -> ShoppingCategory? {
+        let query = normalize(text)
+        return topLevelCategories.first { $0.code == query || $0.name.lowercased() == query }
+    }
+
     public func category(code: String) -> ShoppingCategory? { byCode[code] }
 
     /// A code is 1 to 12 ASCII digits (Naver's cat_id).

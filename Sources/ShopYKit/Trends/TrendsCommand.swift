@@ -21,9 +21,10 @@ public struct TrendsCommand: Command {
     public func run(_ context: Context) async throws -> ExitCode { .usage }
 
     /// Looks up one CATEGORY argument: a code, a top-level name or a part of a leaf path.
-    static func category(_ text: String, table: CategoryTable = .embedded) throws(UsageError) -> ShoppingCategory {
+    static func category(_ text: String) throws(UsageError) -> ShoppingCategory {
+        if let top = CategoryTable.topLevelLookup(text) { return top }
         let shown = Sanitizer.clean(text)
-        switch table.lookup(text) {
+        switch CategoryTable.embedded.lookup(text) {
         case .found(let category):
             return category
         case .ambiguous(let candidates):

@@ -28,7 +28,7 @@ public struct TrendsCategoriesCommand: Command {
             return
         }
         explicit = !parsed.positionals.isEmpty
-        categories = explicit ? try TrendsSeriesList.categories(parsed.positionals) : CategoryTable.embedded.defaultComparison
+        categories = explicit ? try TrendsSeriesList.categories(parsed.positionals) : CategoryTable.defaultTopLevel
         if options.by != nil && categories.count != 1 {
             throw UsageError("--by breaks down one category; \(explicit ? "\(categories.count) are given" : "give one")",
                              hint: "e.g. shopy trends categories 패션의류 --by \(options.by!.rawValue)")
