@@ -98,11 +98,11 @@ struct DataLabQuery: Sendable {
     /// value is 100, rounded to `decimals` (nil: full precision); periods without clicks left out.
     func answer(decimals: Int?) -> [UInt8] {
         let periods = range.periods
-        let groups: [(Breakdown, String)?] = endpoint.breakdown.map { by in by.groups.map { (by, $0) } } ?? [nil]
+        let groups: [(Breakdown, String)?] = endpoint.breakdown.map { by in by.groups(filteredBy: filters).map { (by, $0) } } ?? [nil]
         // values[series][group][period]
         let values: [[[Double]]] = series.map { s in
             groups.map { group in
-                s.numbers.map { $0.values(range, filters: filters, group: group) }.reduce(into: Array(repeating: 0.0, count: periods.count)) { total, v in
+                s.numbers.map { $0.values(range, filters: group?.0 == .age ? TrendsFilters(device: filters.device, gender: filters.gender) : filters, group: group) }.reduce(into: Array(repeating: 0.0, count: periods.count)) { total, v in
                     for i in v.indices { total[i] += v[i] }
                 }
             }

@@ -28,6 +28,7 @@ final class TrendsCommandTests: XCTestCase {
             (["categories", "패션의류", "--by", "color"], "--by"),
             (["categories", "패션의류", "식품", "--by", "age"], "--by breaks down one category"),
             (["categories", "--by", "age"], "--by breaks down one category"),
+            (["categories", "식품", "--by", "gender", "--gender", "f"], "splits by gender already"),
             (["categories", "러닝화"], "ambiguous"),
             (["categories", "런닝화"], "unknown category"),
             (["categories", "식품", "50000006"], "given twice"),

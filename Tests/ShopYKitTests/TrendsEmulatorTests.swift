@@ -46,6 +46,12 @@ final class TrendsEmulatorTests: XCTestCase {
         }
         let groups = try JSONParser.parse(breakdown.stdout)["series"]!.arrayValue!.compactMap { $0["group"]?.stringValue }
         XCTAssertEqual(Set(groups), ["10", "20", "30", "40", "50", "60"])
+        let someAges = await F.run(["keywords", "원피스", "--category", "50000000", "--by", "age", "--ages", "20,30", "--format", "json"] + range,
+                                   environment: F.apiHub(server), transport: RecordingTransport())
+        XCTAssertEqual(someAges.code, 0, someAges.stderr)
+        let some = try JSONParser.parse(someAges.stdout)["series"]!.arrayValue!
+        XCTAssertEqual(Set(some.compactMap { $0["group"]?.stringValue }), ["20", "30"], "only the ages asked for")
+        XCTAssertEqual(some.map { Double($0["latest"]!.textValue!)! }.max(), 100)
     }
 
     func testDevelopersCenterKeysOnTheirLayout() async throws {

@@ -26,7 +26,7 @@ public struct DataLabAnswer: Equatable, Sendable {
             throw .badResponse("\(results.count) result\(results.count == 1 ? "" : "s") for \(keys.count) series")
         }
         let breakdown = request.endpoint.breakdown
-        let groups = breakdown?.groups ?? []
+        let groups = breakdown?.groups(filteredBy: request.filters) ?? []
         var total = 0
         var out: [Series] = []
         // Titles are matched when they are exactly the names sent; otherwise results are taken in order.

@@ -54,6 +54,10 @@ public struct TrendsOptions: Sendable {
         }
         format = try CommonOptions.format(parsed)
         timeout = try CommonOptions.timeout(parsed)
+        if by == .device && filters.device != nil || by == .gender && filters.gender != nil {
+            let name = by!.rawValue
+            throw UsageError("--by \(name) splits by \(name) already; --\(name) would leave one group", hint: "drop --\(name), or --by")
+        }
     }
 
     /// The range for "today" (in Korea) `today`: every rule checked, each named when broken.

@@ -32,6 +32,11 @@ public enum Breakdown: String, CaseIterable, Sendable {
         }
     }
 
+    /// The groups an answer carries under `filters`: `--by age --ages 20,30` has only those two.
+    public func groups(filteredBy filters: TrendsFilters) -> [String] {
+        self == .age && !filters.ages.isEmpty ? filters.ages.map(\.rawValue) : groups
+    }
+
     /// How a group is named in a table (`10s`, `60s`; pc/mo and m/f as they are).
     public static func label(_ group: String) -> String {
         AgeGroup(rawValue: group) != nil ? group + "s" : group
