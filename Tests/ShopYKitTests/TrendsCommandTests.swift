@@ -132,6 +132,14 @@ final class TrendsCommandTests: XCTestCase {
         let run = await F.run(["categories", "99"] + range, environment: keys, transport: transport)
         XCTAssertEqual(run.code, 1)
         XCTAssertTrue(run.stderr.contains("Invalid parameter (category: 99)"), run.stderr)
+        // A throttle asking for an absurd wait gives up at once (and the arithmetic does not overflow).
+        for retryAfter in ["1e300", "inf", "86400"] {
+            let started = Date()
+            let throttled = await F.run(["categories", "99"] + range, environment: keys, transport: FixedAnswerTransport(
+                status: 429, body: #"{"errorMessage":"Rate limit exceeded.","errorCode":"012"}"#, headers: ["retry-after": retryAfter]))
+            XCTAssertEqual(throttled.code, 75, throttled.stderr)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, retryAfter)
+        }
         // A 200 that is not DataLab's answer.
         let wrong = await F.run(["categories", "99"] + range, environment: keys, transport: FixedAnswerTransport(status: 200, body: #"{"results":[]}"#))
         XCTAssertEqual(wrong.code, 65)

@@ -26,9 +26,10 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 struct FixedAnswerTransport: HTTPTransport {
     var status: Int
     var body: String
+    var headers: [String: String] = [:]
 
     func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Array(body.utf8))
+        HTTPResponse(status: status, headers: headers.merging(["content-type": "application/json"]) { a, _ in a }, body: Array(body.utf8))
     }
 }
 

@@ -74,11 +74,13 @@ public struct DataLabClient: Sendable {
             guard attempt <= retry.maxRetries else { throw failure }
             let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"], now: Date())
             let delay = retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1))
-            let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
-            guard wake < deadline else {
+            // A hostile Retry-After (1e300, inf) must not overflow the arithmetic: compare in seconds first.
+            let left = clock.now.duration(to: deadline).components
+            guard delay.isFinite, delay < Double(left.seconds) + Double(left.attoseconds) / 1e18 else {
                 trace("[\(label)] no time left for a retry within --timeout")
                 throw failure
             }
+            let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
             trace("[\(label)] retry \(attempt)/\(retry.maxRetries) in \(String(format: "%.2f", delay)) s")
             do {
                 try await Task.sleep(until: wake, clock: clock)
