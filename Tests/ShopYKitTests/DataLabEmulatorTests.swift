@@ -89,4 +89,27 @@ final class DataLabEmulatorTests: XCTestCase {
         XCTAssertEqual(results[0]["data"]?.arrayValue?.count, 0, "no clicks, no periods")
         XCTAssertTrue(results.dropFirst().contains { ($0["data"]?.arrayValue?.count ?? 0) < 60 }, "some days without clicks are missing")
     }
+
+    func testThrottleQuotaAndContentTypeAreDataLabsOwn() async throws {
+        let server = try startDataLab { $0.rateLimit = 1; $0.quota = 2 }
+        let body = "{\(head),\"category\":\"50000000\"}"
+        let (first, _) = try await post(server, "/shopping/v1/category/device", body)
+        let (second, throttled) = try await post(server, "/shopping/v1/category/device", body)
+        XCTAssertEqual(first, 200)
+        XCTAssertEqual(second, 429)
+        XCTAssertEqual(throttled?["errorCode"], .string("012"))
+        let (third, quota) = try await post(server, "/shopping/v1/category/device", body)
+        XCTAssertEqual(third, 429)
+        XCTAssertEqual(quota?["errorCode"], .string("010"))
+        let (noType, _) = try await post(server, "/_emulator/datalab/category/device", body, headers: [])
+        XCTAssertEqual(noType, 200, "the ground truth needs no keys")
+        let search = try await URLSessionTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/stats")!), deadline: .now + .seconds(5))
+        XCTAssertEqual(try JSONParser.parse(search.body)["requests"], .int(0), "DataLab requests are not the search API's")
+        let fresh = try startDataLab()
+        let (plain, error) = try await post(fresh, "/shopping/v1/category/device", body,
+                                            headers: [("X-NCP-APIGW-API-KEY-ID", F.id), ("X-NCP-APIGW-API-KEY", F.secret)])
+        XCTAssertEqual(plain, 400, "Content-Type: application/json is required")
+        XCTAssertTrue(error?["errorMessage"]?.stringValue?.contains("Content-Type") ?? false)
+    }
 }
+
