@@ -35,6 +35,7 @@ public enum ShopY {
         HistoryCommand.self,
         DoctorCommand.self,
         StatusCommand.self,
+        TrendsCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
