@@ -208,9 +208,9 @@ public final class EmulatorServer: Sendable {
         case closed
     }
 
-    /// Reads until the blank line that ends the head, then reads and discards a small announced
-    /// body: a body left unread would make `close` reset the connection, and the client could
-    /// lose the answer.
+    /// Reads until the blank line that ends the head, then the announced body (up to 1 MiB; kept
+    /// for DataLab's POST bodies): a body left unread would make `close` reset the connection,
+    /// and the client could lose the answer.
     private func readRequest(_ fd: Int32) -> ReadResult {
         var buffer: [UInt8] = []
         var headEnd: Int? = nil
@@ -224,7 +224,7 @@ public final class EmulatorServer: Sendable {
             }
         }
         let end = headEnd!
-        let request: ParsedRequest
+        var request: ParsedRequest
         do {
             request = try RequestParser.parse(head: buffer[..<end])
         } catch .unsupportedVersion {
@@ -232,10 +232,12 @@ public final class EmulatorServer: Sendable {
         } catch {
             return .refused(status: 400, message: "Bad request: the request line or a header field is malformed")
         }
-        if var remaining = request.contentLength.map({ min($0, 1 << 20) - (buffer.count - end) }) {
-            while remaining > 0, let chunk = Socket.receive(fd, max: min(remaining, 64 * 1024)), !chunk.isEmpty {
-                remaining -= chunk.count
+        if let length = request.contentLength.map({ min($0, 1 << 20) }) {
+            var body = Array(buffer[end...].prefix(length))
+            while body.count < length, let chunk = Socket.receive(fd, max: min(length - body.count, 64 * 1024)), !chunk.isEmpty {
+                body += chunk
             }
+            request.body = Array(body.prefix(length))
         }
         return .request(request)
     }

@@ -15,6 +15,8 @@ struct ParsedRequest: Sendable {
     var version: String
     /// Header fields in the order received; names as sent.
     var headers: [(name: String, value: String)]
+    /// The body announced by Content-Length (at most 1 MiB of it), as read; empty without one.
+    var body: [UInt8] = []
 
     /// A header's value by case-insensitive name; repeated fields are joined with ", " as
     /// RFC 9110 allows, so a duplicated credential header never matches by accident.

@@ -5,6 +5,7 @@
 
 import Foundation
 import XCTest
+@testable import ShopYKit
 
 final class CompletionTests: XCTestCase {
     var home: TestHome!
@@ -120,7 +121,7 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(rows.map { $0.split(separator: "\t").first.map(String.init) ?? "" }, ["1", "2"], "rows of the last listing: \(rows)")
         XCTAssertTrue(rows.allSatisfy { $0.contains("\t") && $0.count > 4 }, "with titles: \(rows)")
         XCTAssertEqual(try complete("shopy likes --format j"), ["json\tformat", "jsonl\tformat"])
-        XCTAssertEqual(try complete("shopy config get ti"), ["timeout\tSeconds before a search, popular or rank request gives up."])
+        XCTAssertEqual(try complete("shopy config get ti"), ["timeout\t" + (ConfigKey.all.first { $0.name == "timeout" }?.help ?? "")])
         let id = try likedID()
         XCTAssertEqual(try complete("shopy rank 방충망 --product ").first?.hasPrefix(id + "\t"), true)
     }

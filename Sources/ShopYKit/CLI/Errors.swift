@@ -49,6 +49,8 @@ extension ExitCode {
             case .io: self = .ioError
             case .notFound: self = .failure
             }
+        case let error as DataLabError:
+            self = error.exitCode
         case let error as NetworkError:
             switch error {
             case .offline: self = .unavailable

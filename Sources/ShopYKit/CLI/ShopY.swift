@@ -35,6 +35,7 @@ public enum ShopY {
         HistoryCommand.self,
         DoctorCommand.self,
         StatusCommand.self,
+        TrendsCommand.self,
         ConfigCommand.self,
         OpenCommand.self,
         CopyCommand.self,

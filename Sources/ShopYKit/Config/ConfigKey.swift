@@ -35,7 +35,7 @@ public struct ConfigKey: Sendable {
                   normalize: { Int($0).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
         choice("sort", SortOrder.allCases.map(\.rawValue), help: "The order of search results.", commands: ["search"], builtIn: "sim"),
         choice("format", OutputFormat.allCases.map(\.rawValue), help: "The output format of listings.",
-               commands: ["search", "popular", "rank", "likes", "history"], builtIn: "table on a terminal, else tsv"),
+               commands: ["search", "popular", "rank", "likes", "history", "trends"], builtIn: "table on a terminal, else tsv"),
         choice("color", ColorMode.allCases.map(\.rawValue), help: "Colour: auto (on a terminal), always or never.", commands: [], builtIn: "auto"),
         ConfigKey(name: "quiet", help: "Leave out notices (errors and warnings still print).", accepts: "true or false (also yes/no, on/off, 1/0)",
                   variable: "SHOPY_QUIET", option: "quiet", commands: [], builtIn: "false", choices: ["true", "false"],
@@ -46,8 +46,8 @@ public struct ConfigKey: Sendable {
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "rate", in: RateLimiter.rates, unit: "requests a second")).map(ConfigKey.plain)
                   }),
-        ConfigKey(name: "timeout", help: "Seconds before a search, popular or rank request gives up.", accepts: "seconds, more than 0 and at most 3600",
-                  variable: "SHOPY_TIMEOUT", option: "timeout", commands: ["search", "popular", "rank"], builtIn: "10", choices: [],
+        ConfigKey(name: "timeout", help: "Seconds before a search, popular, rank or trends request gives up.", accepts: "seconds, more than 0 and at most 3600",
+                  variable: "SHOPY_TIMEOUT", option: "timeout", commands: ["search", "popular", "rank", "trends"], builtIn: "10", choices: [],
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)).map(ConfigKey.plain)
                   }),
