@@ -243,7 +243,7 @@ public struct LikesExportCommand: Command {
                 throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy likes export \(Sanitizer.clean(file)) --force replaces it")
             }
             try FileIO.writeExport(bytes, to: path)
-            context.io.notice("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
+            context.io.notice("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(Sanitizer.clean(file))")
         } else {
             context.io.stdout.write(bytes: bytes)
         }
