@@ -39,7 +39,7 @@ final class OpenCopyEndToEndTests: XCTestCase {
         // Records each argument on its own line, then stdin.
         let recorder = "#!/bin/sh\nfor a in \"$@\"; do printf 'arg:%s\\n' \"$a\"; done > \"\(record)\"\ncat >> \"\(record)\"\n"
         for name in ["xdg-open", "xclip", "mybrowser"] {
-            FileManager.default.createFile(atPath: bin + "/" + name, contents: Data(recorder.utf8), attributes: [.posixPermissions: 0o755])
+            XCTAssertTrue(FileManager.default.createFile(atPath: bin + "/" + name, contents: Data(recorder.utf8), attributes: [.posixPermissions: 0o755]))
         }
         XCTAssertEqual(try runShopy(["search", "방충망", "--size", "2", "-q"], home: home.path).status, 0)
         let link = "https://smartstore.naver.com/main/products/668979777"
