@@ -141,7 +141,7 @@ public struct RankCommand: Command {
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
-        render(scan, liked: memory.likedIDs(), context: context)
+        render(scan, liked: memory.likedIDs(among: scan.matches.map(\.product.productId)), context: context)
         return .ok
     }
 

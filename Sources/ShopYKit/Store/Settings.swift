@@ -6,11 +6,16 @@ public struct Suite: Hashable, Sendable, Comparable {
     public let name: String
     /// The schema version this build writes and the newest it reads.
     public let schema: Int
+    /// Kept as a snapshot plus a journal of changes and an index (see `LikesBase`), so that a
+    /// change appends one line instead of rewriting the file. Only the likes are.
+    public var journaled = false
 
     public var fileName: String { name + ".json" }
-    var lockName: String { "." + name + ".lock" }
+    public var lockName: String { "." + name + ".lock" }
 
-    public static let likes = Suite(name: "likes", schema: 1)
+    /// Schema 2: a snapshot with a generation, continued by likes.journal (schema 1 files are
+    /// read, and migrated by the first write).
+    public static let likes = Suite(name: "likes", schema: 2, journaled: true)
     public static let state = Suite(name: "state", schema: 1)
     public static let preferences = Suite(name: "preferences", schema: 1)
     public static let all: [Suite] = [likes, state, preferences]
@@ -115,13 +120,17 @@ public final class Settings {
 /// The store: a directory of suite files, each with a lock file beside it.
 public final class SettingsStore: Sendable {
     public let directory: String
+    public let likesFiles: LikesFiles
 
-    public init(directory: String) {
+    /// `journalLimit`: see `LikesFiles` (SHOPY_LIKES_JOURNAL_LIMIT, in bytes, when set).
+    public init(directory: String, journalLimit: Int? = nil) {
         self.directory = directory
+        likesFiles = LikesFiles(directory: directory, journalLimit: journalLimit)
     }
 
     public convenience init(environment: [String: String]) {
-        self.init(directory: FileIO.home(environment: environment))
+        let limit = environment["SHOPY_LIKES_JOURNAL_LIMIT"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        self.init(directory: FileIO.home(environment: environment), journalLimit: limit)
     }
 
     public func path(of suite: Suite) -> String { directory + "/" + suite.fileName }
@@ -146,7 +155,9 @@ public final class SettingsStore: Sendable {
         }
         let session = Session(store: self, writable: suites)
         // Load what we will write first, so a damaged file stops us before any work.
-        for suite in suites.sorted() { _ = try session.document(suite) }
+        for suite in suites.sorted() {
+            if suite.journaled { try session.prepareJournaled() } else { _ = try session.document(suite) }
+        }
         let result = try session.run(body)
         if let error = session.error { throw error }
         try session.commit()
@@ -243,7 +254,10 @@ final class Session {
     private var cache: [String: Any] = [:]
     private var dirty: Set<Suite> = []
     /// The first problem met while reading a value (a getter cannot throw): the transaction fails.
-    private(set) var error: StoreError?
+    private var recorded: StoreError?
+    var error: StoreError? { recorded ?? likesBase?.failure }
+    /// The likes' files as read in this transaction (under the lock when writable).
+    private var likesBase: LikesBase?
 
     init(store: SettingsStore, writable: Set<Suite>) {
         self.store = store
@@ -265,7 +279,7 @@ final class Session {
         if let document = documents[suite] { return document }
         let path = store.path(of: suite)
         let document: SuiteDocument
-        if let bytes = try FileIO.read(path) {
+        if let bytes = try FileIO.readStoreFile(path) {
             document = try SuiteDocument.parse(bytes, path: path, suite: suite)
         } else {
             document = SuiteDocument(schema: suite.schema)
@@ -284,26 +298,55 @@ final class Session {
     /// list to keep up to date.
     private func checkValues(of suite: Suite) throws(StoreError) {
         // Only what this file's values report is thrown; an earlier problem stays the first one.
-        let earlier = error
-        error = nil
-        defer { error = earlier ?? error }
+        let earlier = recorded
+        recorded = nil
+        defer { recorded = earlier ?? recorded }
         for child in Mirror(reflecting: Settings(session: self)).children {
             if let declaration = child.value as? StoredDeclaration, declaration.suite == suite {
                 declaration.check(in: self)
             }
         }
-        if let error { throw error }
+        if let recorded { throw recorded }
+    }
+
+    /// The likes' files (read once a transaction).
+    func likes() throws(StoreError) -> LikesBase {
+        if let likesBase { return likesBase }
+        let base = try LikesBase.load(store.likesFiles)
+        likesBase = base
+        return base
+    }
+
+    /// Before a write of the likes: the journal is read (damage stops the transaction), and a
+    /// snapshot that no index vouches for is read and checked whole.
+    func prepareJournaled() throws(StoreError) {
+        let base = try likes()
+        if base.index == nil && base.snapshotInfo != nil { _ = try base.snapshot() }
     }
 
     func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value) -> Value {
         let cacheKey = suite.name + "/" + key
         // Unwrap the dictionary's optional first: `nil as? Value` succeeds when Value is optional.
         if let entry = cache[cacheKey], let cached = entry as? Value { return cached }
+        if suite.journaled, Value.self == LikeCollection.self {
+            do {
+                // A snapshot no index vouches for (edited by hand, of the old format, or left by a
+                // stopped compaction) is checked whole, like any file; an indexed one was checked
+                // when shopy wrote it.
+                try prepareJournaled()
+                let value = LikeCollection(base: try likes())
+                cache[cacheKey] = value
+                return value as! Value
+            } catch {
+                recorded = recorded ?? error
+                return defaultValue
+            }
+        }
         let document: SuiteDocument
         do {
             document = try self.document(suite)
         } catch {
-            self.error = self.error ?? error
+            recorded = recorded ?? error
             return defaultValue
         }
         // Loading the file checks (and caches) every value in it: this one may be there now.
@@ -320,13 +363,18 @@ final class Session {
             return value
         } catch {
             let problem = (error as? StoredValueError)?.problem ?? Session.describe(error)
-            self.error = self.error ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" \(problem)")
+            recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" \(problem)")
             return defaultValue
         }
     }
 
     func set<Value: Codable>(_ value: Value, for key: String, in suite: Suite) {
         precondition(writable.contains(suite), "\(suite.name) is not writable in this transaction")
+        if suite.journaled {
+            cache[suite.name + "/" + key] = value
+            dirty.insert(suite)
+            return
+        }
         guard var document = try? document(suite) else { return }
         let bytes: [UInt8]
         if let storable = value as? RawStorable {
@@ -335,7 +383,7 @@ final class Session {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(value) else {
-                error = error ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
+                recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
                 return
             }
             bytes = Array(data)
@@ -348,6 +396,10 @@ final class Session {
 
     func commit() throws(StoreError) {
         for suite in dirty.sorted() {
+            if suite.journaled {
+                if let value = cache[suite.name + "/likes"] as? LikeCollection { try LikesCommit.commit(value, base: try likes()) }
+                continue
+            }
             guard let document = documents[suite] else { continue }
             try FileIO.atomicWrite(pieces: document.pieces(schema: suite.schema), to: store.path(of: suite))
         }

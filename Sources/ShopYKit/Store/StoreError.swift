@@ -13,6 +13,9 @@ public enum StoreError: ShopyError, Equatable {
     /// A file given to `likes import` is not a likes export.
     case invalidImport(path: String, problem: String)
     case io(path: String, operation: String, errno: Int32)
+    /// One of shopy's own files is a symbolic link, a FIFO or another non-regular file: it is
+    /// neither followed nor opened for reading or writing.
+    case unsafeFile(path: String, kind: String)
     case notFound(String)
 
     public var message: String {
@@ -23,6 +26,7 @@ public enum StoreError: ShopyError, Equatable {
         case .invalidImport(let path, let problem): return "cannot import \(path): \(problem)"
         case .io(let path, let operation, let code): return "cannot \(operation) \(path): \(StoreError.describe(errno: code))"
         case .notFound(let what): return what
+        case .unsafeFile(let path, let kind): return "\(path) is \(kind), not a regular file: shopy neither follows nor uses it"
         }
     }
 
@@ -31,6 +35,7 @@ public enum StoreError: ShopyError, Equatable {
         case .damaged: return "the file was left unchanged; 'shopy doctor' shows the state, 'shopy doctor --repair' moves it aside"
         case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
         case .invalidImport: return "nothing was changed"
+        case .unsafeFile: return "'shopy doctor' shows it; replace it with a regular file (a copy of what it points to), or move it away to start fresh"
         case .io, .notFound: return nil
         }
     }
