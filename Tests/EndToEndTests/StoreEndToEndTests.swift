@@ -246,7 +246,8 @@ final class StoreEndToEndTests: XCTestCase {
         }
         XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
         let report = try json(try ok(["doctor", "--json"]))
-        XCTAssertEqual(report["files"]?.arrayValue?.compactMap { $0["status"]?.stringValue }, ["ok", "missing", "ok"], "no search was made")
+        XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
+                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok"], "no search was made")
     }
 
     // MARK: - Killed mid-write

@@ -269,12 +269,19 @@ public struct LikesImportCommand: Command {
             bytes = read
             shown = file
         }
-        let incoming = try LikesFile.parse(bytes, path: shown)
         let now = Like.timestamp(context.io.now())
+        // Checked as bytes when it can be (fast), else strictly (precise errors); either way
+        // every like is checked before anything changes.
+        let checked = LikesFile.checkedElements(bytes)
+        let incoming = checked == nil ? try LikesFile.parse(bytes, path: shown) : []
+        let total = checked?.count ?? incoming.count
         let store = LikeSupport.store(context)
         let (added, kept) = try store.update([.likes]) { settings in
             var likes = settings.likes
             var added = 0, kept = 0
+            for element in checked ?? [] {
+                if try likes.addImported(element, now: now) { added += 1 } else { kept += 1 }
+            }
             for var like in incoming {
                 if like.likedAt.isEmpty { like.likedAt = now }
                 if likes.add(like) { added += 1 } else { kept += 1 }
@@ -282,7 +289,7 @@ public struct LikesImportCommand: Command {
             if added > 0 { settings.likes = likes }
             return (added, kept)
         }
-        context.io.stdout.line("imported \(Money.grouped(incoming.count)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
+        context.io.stdout.line("imported \(Money.grouped(total)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
         return .ok
     }
 }

@@ -75,8 +75,14 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         let bytes = ArraySlice(JSONWriter.serialize(like.json))
         // Written by us, so it is canonical; likedAt is the string's bytes.
         let likedAt = ArraySlice(JSONWriter.serialize(.string(like.likedAt)).dropFirst().dropLast())
-        let element = Element(id: like.product.productId, bytes: bytes,
-                              checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true))
+        return add(element: Element(id: like.product.productId, bytes: bytes,
+                                    checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true)))
+    }
+
+    /// Adds a checked element (one line of JSON in the stored shape) unless its id is liked.
+    @discardableResult
+    mutating func add(element: Element) -> Bool {
+        guard !contains(element.id) else { return false }
         if base != nil {
             overlay[element.id] = .some(element)
             changes.append(.add(element))

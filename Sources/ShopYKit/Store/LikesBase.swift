@@ -84,7 +84,7 @@ final class LikesBase: @unchecked Sendable {
     /// Reads the files without a lock. A compaction may replace the snapshot meanwhile: the
     /// snapshot is opened first and checked to still be at its path once the journal is read,
     /// else everything is read again; so the state seen is always one that was whole.
-    static func load(_ files: LikesFiles) throws(StoreError) -> LikesBase {
+    static func load(_ files: LikesFiles, readJournal: Bool = true) throws(StoreError) -> LikesBase {
         var attempt = 0
         while true {
             attempt += 1
@@ -103,7 +103,7 @@ final class LikesBase: @unchecked Sendable {
             }
             var journal: LikesJournal.Contents?
             var stale = false
-            if let bytes = try FileIO.readStoreFile(files.journal) {
+            if readJournal, let bytes = try FileIO.readStoreFile(files.journal) {
                 let contents = try LikesJournal.parse(bytes, path: files.journal)
                 if let named = contents.generation, named == generation, opened != nil {
                     journal = contents
@@ -131,7 +131,7 @@ final class LikesBase: @unchecked Sendable {
     }
 
     /// `{"schema":2,\n"generation":"…"` at the start, as shopy writes it; else nil.
-    private static func readGeneration(_ fd: Int32, path: String) throws(StoreError) -> String? {
+    static func readGeneration(_ fd: Int32, path: String) throws(StoreError) -> String? {
         var buffer = [UInt8](repeating: 0, count: 256)
         let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
         if n < 0 { throw .io(path: path, operation: "read", errno: errno) }
