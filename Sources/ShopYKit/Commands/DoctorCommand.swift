@@ -45,6 +45,8 @@ public struct DoctorCommand: Command {
         if repair, let directoryMode, directoryMode != 0o700 {
             if chmod(store.directory, 0o700) == 0 { notes.append("directory permissions set to 0700 (were \(Self.octal(directoryMode)))") }
         }
+        // First the locks: repairs take them, and one that is a link or a FIFO is refused.
+        notes += try lockNotes(store: store)
         for suite in Suite.all {
             if suite.journaled {
                 reports += try likesReports(store: store, now: context.io.now())
@@ -59,7 +61,6 @@ public struct DoctorCommand: Command {
         if repair {
             for i in reports.indices { fixMode(&reports[i]) }
         }
-        notes += try lockNotes(store: store)
         let stale = staleTemporaryFiles(in: store.directory)
         if repair {
             for file in stale where unlink(store.directory + "/" + file) == 0 { notes.append("removed \(file), left by a killed process") }
