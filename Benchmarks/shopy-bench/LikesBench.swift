@@ -10,17 +10,27 @@ import Glibc
 import Darwin
 #endif
 
-/// A store of `count` likes written through the library (a compaction: snapshot and index), from
-/// catalog items with made-up ids.
-func makeLikeStore(count: Int, home: String) {
+/// An export file of `count` likes (catalog items with made-up ids), written a like at a time so
+/// that this process stays small: a child's peak RSS as wait4 reports it includes the parent's
+/// memory at the time of the spawn.
+func writeLikesExport(count: Int, to path: String) {
     let items = Catalog.embedded.items.map(ProductMapper.product(from:))
-    var collection = LikeCollection()
+    FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = FileHandle(forWritingAtPath: path)!
+    defer { try? handle.close() }
+    var chunk = Array("{\"schema\":1,\n\"exportedAt\":\"2026-12-01T00:00:00Z\",\n\"likes\":[".utf8)
     for i in 0..<count {
         var product = items[i % items.count]
         product.productId = String(90_000_000_000 + i)
-        collection.add(Like(product: product, likedAt: Like.timestamp(Date(timeIntervalSince1970: 1_780_000_000 + Double(i))), likedPrice: product.price))
+        let like = Like(product: product, likedAt: Like.timestamp(Date(timeIntervalSince1970: 1_780_000_000 + Double(i))), likedPrice: product.price)
+        chunk += Array((i == 0 ? "\n" : ",\n").utf8) + JSONWriter.serialize(like.json)
+        if chunk.count > 1 << 20 {
+            handle.write(Data(chunk))
+            chunk.removeAll(keepingCapacity: true)
+        }
     }
-    _ = try! SettingsStore(directory: home).update([.likes]) { settings in settings.likes = collection }
+    chunk += Array("\n]}\n".utf8)
+    handle.write(Data(chunk))
 }
 
 /// The Python that has buku, if any: SHOPY_BENCH_BUKU_PYTHON, else python3 when it imports buku.
@@ -78,18 +88,18 @@ func likesAtScale(runs: Int) {
 private func likesRound(size: Int, runs: Int) -> LikesFigures {
     var f = LikesFigures()
     let home = temporaryDirectory("likes-\(size)")
-    makeLikeStore(count: size, home: home)
     let pythonHome = temporaryDirectory("likes-python-\(size)")
+    let exportPath = pythonHome + "/export.json"
+    writeLikesExport(count: size, to: exportPath)
+    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
+    precondition(spawn([shopy, "likes", "import", exportPath], environment: env).status == 0, "shopy likes import failed")
     let path = pythonHome + "/likes.json"
     try? FileManager.default.copyItem(atPath: home + "/likes.json", toPath: path)
-    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
     let script = repository + "/Benchmarks/python/likes.py"
     let catalogID = Catalog.embedded.items[5].productId
     let slowRuns = size >= 100_000 ? min(runs, 3) : min(runs, 9)
 
-    // An export of the store, imported into an empty store (shopy) and into a one-like store (Python).
-    let exportPath = pythonHome + "/export.json"
-    precondition(spawn([shopy, "likes", "export", exportPath], environment: env).status == 0, "shopy likes export failed")
+    // The export imported into an empty store, on both sides.
     var importTimes: [Double] = [], pyImportTimes: [Double] = []
     for _ in 0..<slowRuns {
         let target = temporaryDirectory("likes-import-\(size)")

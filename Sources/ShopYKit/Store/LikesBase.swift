@@ -39,8 +39,6 @@ final class LikesBase: @unchecked Sendable {
     let generation: String?
     /// Nil when missing or not matching this snapshot.
     private(set) var index: LikesIndex?
-    /// Whether there was an index file that did not match (stale or unreadable).
-    let indexPresent: Bool
     /// The journal's complete lines, when it continues this snapshot.
     let journal: LikesJournal.Contents?
     /// A journal that names another snapshot: folded already by a stopped compaction, ignored.
@@ -65,14 +63,13 @@ final class LikesBase: @unchecked Sendable {
     var journalChanges: [LikeChange] { journal?.changes ?? [] }
     var snapshotSize: Int { snapshotInfo.map { Int($0.st_size) } ?? 0 }
 
-    private init(files: LikesFiles, fd: Int32, info: stat?, generation: String?, index: LikesIndex?, indexPresent: Bool,
+    private init(files: LikesFiles, fd: Int32, info: stat?, generation: String?, index: LikesIndex?,
                  journal: LikesJournal.Contents?, staleJournal: Bool) {
         self.files = files
         snapshotFD = fd
         snapshotInfo = info
         self.generation = generation
         self.index = index
-        self.indexPresent = indexPresent
         self.journal = journal
         self.staleJournal = staleJournal
     }
@@ -94,12 +91,12 @@ final class LikesBase: @unchecked Sendable {
             defer { if !ok && fd >= 0 { close(fd) } }
             let generation = try opened.flatMap { (fd, _) throws(StoreError) in try readGeneration(fd, path: files.snapshot) }
             var index: LikesIndex?
-            var indexPresent = false
-            if let info = opened?.info, let generation, let bytes = try FileIO.readStoreFile(files.index) {
-                indexPresent = true
-                if let parsed = LikesIndex.parse(bytes), parsed.identity == SnapshotIdentity(generation: generation, info: info) { index = parsed }
-            } else if FileIO.kind(of: files.index) == nil, FileManager.default.fileExists(atPath: files.index) {
-                indexPresent = true
+            if let info = opened?.info, let generation, let indexFile = try FileIO.openStoreFile(files.index) {
+                if let bytes = IndexBytes(mapping: indexFile.fd, size: Int(indexFile.info.st_size)), let parsed = LikesIndex.parse(bytes),
+                   parsed.identity == SnapshotIdentity(generation: generation, info: info) {
+                    index = parsed
+                }
+                close(indexFile.fd)
             }
             var journal: LikesJournal.Contents?
             var stale = false
@@ -125,7 +122,7 @@ final class LikesBase: @unchecked Sendable {
             if same || attempt >= 20 {
                 ok = true
                 return LikesBase(files: files, fd: fd, info: opened?.info, generation: generation, index: index,
-                                 indexPresent: indexPresent, journal: journal, staleJournal: stale)
+                                 journal: journal, staleJournal: stale)
             }
         }
     }

@@ -34,10 +34,19 @@ enum LikesCommit {
         }
         let changes = value.changes
         guard !changes.isEmpty else { return }
-        let line = LikesJournal.line(changes)
         let journalBytes = base.journal?.validLength ?? 0
         let limit = max(files.journalLimit, base.snapshotSize / 16)
-        if base.generation == nil || base.snapshotInfo == nil || journalBytes + line.count > limit || base.journal?.generation == nil && base.journal != nil {
+        // The line's size, without building it when it is clear that it will not be appended
+        // (an import of 100,000 likes would make a 50 MB line for nothing).
+        let estimate = changes.reduce(64) { total, change in
+            switch change {
+            case .add(let element): return total + element.bytes.count + 32
+            case .remove(let id): return total + id.utf8.count + 40
+            }
+        }
+        let mustCompact = base.generation == nil || base.snapshotInfo == nil || base.journal?.generation == nil && base.journal != nil
+        let line = mustCompact || journalBytes + estimate > 2 * limit ? [] : LikesJournal.line(changes)
+        if line.isEmpty || journalBytes + line.count > limit {
             // A new snapshot (also the migration from schema 1): the journal is folded in.
             if let journal = base.journal, journal.tornBytes > 0 { try saveTornTail(journal, files: files) }
             try compact(value.storedElements(), base: base)

@@ -52,7 +52,9 @@ struct SnapshotIdentity: Equatable {
 struct LikesIndex {
     static let version = 1
 
-    let bytes: [UInt8]
+    /// The file's bytes: mapped, so that a lookup touches only the pages its binary search
+    /// reads, not the whole index (2.7 MB at 100,000 likes).
+    let storage: IndexBytes
     let bodyStart: Int
     let identity: SnapshotIdentity
     let count: Int
@@ -88,21 +90,25 @@ struct LikesIndex {
     }
 
     /// Nil when the bytes are not an index this shopy can read.
-    static func parse(_ bytes: [UInt8]) -> LikesIndex? {
-        guard let end = bytes.firstIndex(of: 0x0A), bytes.last == 0x0A,
+    static func parse(_ bytes: [UInt8]) -> LikesIndex? { parse(IndexBytes(bytes)) }
+
+    static func parse(_ storage: IndexBytes) -> LikesIndex? {
+        let bytes = storage.buffer
+        guard let end = bytes.prefix(4096).firstIndex(of: 0x0A), bytes.last == 0x0A,
               let value = try? JSONParser.parse(bytes[..<end]), case .object(let header) = value,
               header["index"]?.intValue == version, let count = header["count"]?.intValue,
               case .object(let snapshot)? = header["snapshot"],
               let size = snapshot["size"]?.intValue, let inode = snapshot["inode"]?.stringValue.flatMap({ UInt64($0) }),
               let modified = snapshot["modified"]?.stringValue else { return nil }
         let identity = SnapshotIdentity(generation: snapshot["generation"]?.stringValue, size: size, inode: inode, modified: modified)
-        return LikesIndex(bytes: bytes, bodyStart: end + 1, identity: identity, count: count)
+        return LikesIndex(storage: storage, bodyStart: end + 1, identity: identity, count: count)
     }
 
     /// Where the (first) like of `id` is in the snapshot: a binary search over the lines.
     func lookup(_ id: String) -> (offset: Int, length: Int)? {
         let target = LikesIndex.key(id)
-        return bytes.withUnsafeBufferPointer { buffer -> (offset: Int, length: Int)? in
+        let buffer = storage.buffer
+        return { () -> (offset: Int, length: Int)? in
             // Lower bound over byte positions: `low` is always the start of a line.
             var low = bodyStart, high = buffer.count
             while low < high {
@@ -128,7 +134,7 @@ struct LikesIndex {
             i += 1
             guard let length = number() else { return nil }
             return (offset, length)
-        }
+        }()
     }
 
     /// The line at `start`'s key (up to the tab) against `target`: <0, 0, >0.
@@ -141,5 +147,34 @@ struct LikesIndex {
             j += 1
         }
         return j == target.count ? 0 : -1
+    }
+}
+
+/// An index file's bytes, mapped read-only (or copied, for bytes in memory). The index is only
+/// ever replaced by a rename, never rewritten in place, so a mapping stays valid.
+final class IndexBytes: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<UInt8>
+    private let mapped: Bool
+
+    init(_ bytes: [UInt8]) {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        _ = copy.initialize(from: bytes)
+        buffer = UnsafeBufferPointer(rebasing: copy[0..<bytes.count])
+        mapped = false
+    }
+
+    /// The whole of `fd` mapped, or nil (empty, or mmap refused).
+    init?(mapping fd: Int32, size: Int) {
+        guard size > 0, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        buffer = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+        mapped = true
+    }
+
+    deinit {
+        if mapped {
+            munmap(UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count)
+        } else {
+            UnsafeMutableBufferPointer(mutating: buffer).deallocate()
+        }
     }
 }
