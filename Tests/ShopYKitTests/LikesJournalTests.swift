@@ -75,7 +75,19 @@ final class LikesJournalTests: XCTestCase {
             XCTAssertTrue(settings.likes.contains("100019"), "from the index")
             XCTAssertEqual(try settings.likes.like("10007")?.product.productId, "10007", "read where the index says")
             XCTAssertEqual(try settings.likes.like("2000")?.product.title, "줄\n바꿈 \"따옴표\"")
+            XCTAssertNil(try settings.likes.like("42"))
+            XCTAssertNotNil(settings.likes.base?.index, "an id the index does not list is no reason to drop it")
+            XCTAssertFalse(settings.likes.base?.hasReadSnapshot ?? true, "questions about ids never read the other likes")
         }
+        // What a like does: it reads the index and the journal, not the snapshot.
+        try store.update([.likes]) { settings in
+            var likes = settings.likes
+            likes.add(like("3000"))
+            likes.remove("100011")
+            settings.likes = likes
+            XCTAssertFalse(likes.base?.hasReadSnapshot ?? true)
+        }
+        XCTAssertEqual(contents(files.snapshot), snapshot)
     }
 
     func testTheIndexFindsEveryIdAndNoOther() throws {

@@ -53,7 +53,9 @@ public struct DoctorCommand: Command {
                 continue
             }
             var report = check(suite, store: store)
-            if repair && (report.status == "damaged" || report.status == "newer" || report.status == "unsafe") {
+            // A symbolic link is left alone (its target is the user's); anything else is moved aside.
+            if repair && (report.status == "damaged" || report.status == "newer"
+                || report.status == "unsafe" && FileIO.kind(of: report.path) != "a symbolic link") {
                 report.actions.append(try moveAside(suite, store: store, now: context.io.now()))
             }
             reports.append(report)

@@ -61,6 +61,8 @@ final class LikesBase: @unchecked Sendable {
     }()
 
     var journalChanges: [LikeChange] { journal?.changes ?? [] }
+    /// Whether the whole snapshot was read (a like, an unlike or a listing's marks need not).
+    var hasReadSnapshot: Bool { loaded != nil }
     var snapshotSize: Int { snapshotInfo.map { Int($0.st_size) } ?? 0 }
 
     private init(files: LikesFiles, fd: Int32, info: stat?, generation: String?, index: LikesIndex?,
@@ -155,8 +157,11 @@ final class LikesBase: @unchecked Sendable {
     /// to be that like), else from the whole snapshot.
     func element(_ id: String) -> LikeCollection.Element? {
         if let changed = fold[id] { return changed }
-        if let index, let place = index.lookup(id), let element = try? read(place), element.id == id { return element }
-        index = nil  // it pointed elsewhere: not to be trusted for the rest of this transaction
+        if let index {
+            guard let place = index.lookup(id) else { return nil }
+            if let element = try? read(place), element.id == id { return element }
+            self.index = nil  // it pointed elsewhere: not to be trusted for the rest of this transaction
+        }
         return snapshotElementsOrFailure().first { $0.id == id }
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+
+/// One suite file, as members of raw JSON bytes.
+struct SuiteDocument {
+    var schema: Int
+    var keys: [String] = []
+    /// Slices of the file as read (no copy), or new bytes for values set in this transaction.
+    var raw: [ArraySlice<UInt8>] = []
+
+    func rawValue(_ key: String) -> ArraySlice<UInt8>? {
+        keys.firstIndex(of: key).map { raw[$0] }
+    }
+
+    mutating func setRaw(_ bytes: ArraySlice<UInt8>, for key: String) {
+        if let index = keys.firstIndex(of: key) {
+            raw[index] = bytes
+        } else {
+            keys.append(key)
+            raw.append(bytes)
+        }
+    }
+
+    /// Parses a suite file. Any problem is reported with the file's path; nothing is changed.
+    static func parse(_ bytes: [UInt8], path: String, suite: Suite) throws(StoreError) -> SuiteDocument {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw .damaged(path: path, problem: bytes.isEmpty ? "it is empty" : "it holds only whitespace")
+        }
+        var document = SuiteDocument(schema: 0)
+        var schema: Int?
+        let result: Result<Void, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            // One pass over the whole file for UTF-8, then a structural walk that skips strings
+            // sixteen bytes at a time: several times faster than checking string by string.
+            guard JSONParser.isValidUTF8(buffer) else {
+                return .failure(JSONParseError(reason: .invalidString("not valid UTF-8"), offset: 0))
+            }
+            var parser = JSONParser(buffer)
+            parser.validatesUTF8 = false
+            do throws(JSONParseError) {
+                try parser.forEachMember { key, start, parser throws(JSONParseError) in
+                    let range = try parser.skipValue()
+                    if key == "schema" {
+                        schema = Int(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+                    } else {
+                        document.keys.append(key)
+                        document.raw.append(bytes[range])
+                    }
+                }
+                try parser.expectEnd()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result {
+            if case .unexpected = error.reason, error.offset == 0 || bytes.first(where: { $0 > 0x20 }) != UInt8(ascii: "{") {
+                throw .damaged(path: path, problem: "it is not a JSON object")
+            }
+            throw .damaged(path: path, problem: "it is not valid JSON: \(error)")
+        }
+        guard let schema, schema >= 1 else { throw .damaged(path: path, problem: "it has no valid \"schema\" version") }
+        if schema > suite.schema { throw .newerSchema(path: path, found: schema, known: suite.schema) }
+        document.schema = schema
+        return document
+    }
+
+    /// `{"schema":1,` then one member a line: readable, diff-friendly, and cheap to write.
+    /// The file as pieces to write one after another: the members' bytes are not copied into
+    /// one buffer first (a 5 MB likes list would be, for nothing).
+    func pieces(schema: Int) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = [ArraySlice("{\"schema\":\(schema)".utf8)]
+        for (key, value) in zip(keys, raw) {
+            var writer = JSONWriter()
+            writer.append(",\n")
+            writer.writeString(key)
+            writer.bytes.append(UInt8(ascii: ":"))
+            pieces.append(writer.bytes[...])
+            pieces.append(value)
+        }
+        pieces.append(ArraySlice("}\n".utf8))
+        return pieces
+    }
+}
