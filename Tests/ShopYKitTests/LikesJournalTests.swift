@@ -321,6 +321,21 @@ final class LikesJournalTests: XCTestCase {
         for t in 0..<threads { for i in 0..<perThread { XCTAssertTrue(all.contains("\(t)-\(i)")) } }
     }
 
+    func testLikedAtSortKeysOrderAsTheTextDoes() throws {
+        func raw(_ likedAt: String) throws -> LikeCollection.RawLike {
+            var like = like("1")
+            like.likedAt = likedAt
+            return try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like.json))).checked
+        }
+        let times = ["2026-11-29T20:33:43Z", "2026-01-02T03:04:05Z", "2026-11-29T20:33:44Z", "1999-12-31T23:59:59Z"]
+        let keys = try XCTUnwrap(LikesFile.timestampKeys(try times.map(raw)))
+        XCTAssertEqual(keys[0], 20261129203343)
+        XCTAssertEqual(keys.indices.sorted { keys[$0] < keys[$1] }, times.indices.sorted { times[$0] < times[$1] })
+        for odd in ["", "2026-11-29 20:33:43Z", "2026-11-29T20:33:43+09", "2026-1x-29T20:33:43Z"] {
+            XCTAssertNil(LikesFile.timestampKeys(try [raw(times[0]), raw(odd)]), "\(odd): compared as text instead")
+        }
+    }
+
     // MARK: - Import
 
     func testImportOfAnExportWithDuplicatesAndOfManyLikes() throws {

@@ -83,9 +83,14 @@ public struct LikesCommand: Command {
         let indices = Array(likes.indices)
         switch sort {
         case .recent:
-            order = indices.sorted { a, b in
-                let x = likes[a].likedAt, y = likes[b].likedAt
-                return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+            if let keys = LikesFile.timestampKeys(likes) {
+                // The usual case: every likedAt as shopy writes it, compared as numbers.
+                order = indices.sorted { a, b in keys[a] != keys[b] ? keys[a] > keys[b] : a > b }
+            } else {
+                order = indices.sorted { a, b in
+                    let x = likes[a].likedAt, y = likes[b].likedAt
+                    return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+                }
             }
         case .price:
             order = indices.sorted { a, b in
@@ -99,12 +104,18 @@ public struct LikesCommand: Command {
         case .title:
             order = indices
         }
-        var writer = JSONWriter(pretty: format == .json, capacity: likes.reduce(256) { $0 + $1.bytes.count * 2 })
+        // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
+        // in memory at once.
+        var writer = JSONWriter(pretty: format == .json, capacity: min(likes.reduce(256) { $0 + $1.bytes.count * 2 }, 2 << 20))
         if format == .json {
             writer.append("{\n  \"sort\": \"\(sort.rawValue)\",\n  \"count\": \(likes.count),\n  \"items\": ")
             if likes.isEmpty { writer.append("[]") } else { writer.append("[") }
         }
         for (rank, index) in order.enumerated() {
+            if writer.bytes.count >= 1 << 20 {
+                io.stdout.write(bytes: writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
             var body = likes[index].bytes
             while let first = body.first, first != UInt8(ascii: "{") { body = body.dropFirst() }
             body = body.dropFirst()  // the like's "{": "rank" goes first
