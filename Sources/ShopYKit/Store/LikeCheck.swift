@@ -148,7 +148,18 @@ extension LikeCollection {
     /// The likes of a stored list, each checked; their bytes are slices of `bytes` (whose
     /// indices are the file's offsets).
     static func elements(fromStored bytes: ArraySlice<UInt8>) throws(StoredValueError) -> [Element] {
+        let (elements, length) = try elements(walking: bytes)
+        guard bytes[(bytes.startIndex + length)...].allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            throw StoredValueError("is not a valid list: \(JSONParseError(reason: .trailingData, offset: length))")
+        }
+        return elements
+    }
+
+    /// The likes of the list at the start of `rest` (which may go on past it: a whole file), and
+    /// the bytes the list takes, so that loading a snapshot walks its likes once.
+    static func elements(walking bytes: ArraySlice<UInt8>) throws(StoredValueError) -> (elements: [Element], length: Int) {
         var elements: [Element] = []
+        var length = 0
         let shared = bytes
         let result: Result<Void, StoredValueError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
@@ -180,7 +191,7 @@ extension LikeCollection {
                     parser.index = range.upperBound
                     elements.append(Element(id: id, bytes: checked.like.bytes, checked: checked.like))
                 }
-                try parser.expectEnd()
+                length = parser.offset
                 if let failure { return .failure(failure) }
                 return .success(())
             } catch {
@@ -188,7 +199,7 @@ extension LikeCollection {
             }
         }
         try result.get()
-        return elements
+        return (elements, length)
     }
 
     /// shopy writes it; otherwise the object's members are walked.

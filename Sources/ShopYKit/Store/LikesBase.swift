@@ -195,14 +195,11 @@ final class LikesBase: @unchecked Sendable {
             return loaded!
         }
         let bytes = try FileIO.readAll(snapshotFD, path: files.snapshot)
-        let document = try SuiteDocument.parse(bytes, path: files.snapshot, suite: .likes)
         var elements: [LikeCollection.Element] = []
-        if let raw = document.rawValue("likes") {
-            do {
-                elements = try LikeCollection.elements(fromStored: raw)
-            } catch {
-                throw .damaged(path: files.snapshot, problem: "\"likes\" \(error.problem)")
-            }
+        let document = try SuiteDocument.parse(bytes, path: files.snapshot, suite: .likes, walking: "likes") { rest throws(StoredValueError) in
+            let walked = try LikeCollection.elements(walking: rest)
+            elements = walked.elements
+            return walked.length
         }
         loaded = (document, elements)
         return loaded!

@@ -35,7 +35,9 @@ public enum StoreError: ShopyError, Equatable {
         case .damaged: return "the file was left unchanged; 'shopy doctor' shows the state, 'shopy doctor --repair' moves it aside"
         case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
         case .invalidImport: return "nothing was changed"
-        case .unsafeFile: return "'shopy doctor' shows it; replace it with a regular file (a copy of what it points to), or move it away to start fresh"
+        case .unsafeFile(let path, let kind):
+            if kind == "a symbolic link" { return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)" }
+            return "'shopy doctor --repair' moves it aside (a lock is removed)"
         case .io, .notFound: return nil
         }
     }

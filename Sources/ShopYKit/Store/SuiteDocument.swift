@@ -21,7 +21,35 @@ struct SuiteDocument {
     }
 
     /// Parses a suite file. Any problem is reported with the file's path; nothing is changed.
-    static func parse(_ bytes: [UInt8], path: String, suite: Suite) throws(StoreError) -> SuiteDocument {
+    /// `walk`, when given, reads the value of `key` itself (and says how many bytes it took)
+    /// instead of the value being skipped first and read again: the likes of a 50 MB snapshot are
+    /// walked once. A problem it meets is reported as the value's; a file whose JSON is broken is
+    /// reported as without it.
+    static func parse(_ bytes: [UInt8], path: String, suite: Suite, walking key: String,
+                      _ walk: (ArraySlice<UInt8>) throws(StoredValueError) -> Int) throws(StoreError) -> SuiteDocument {
+        var failure: StoredValueError?
+        let document: SuiteDocument
+        do throws(StoreError) {
+            document = try parse(bytes, path: path, suite: suite) { member, start throws(StoredValueError) -> Int? in
+                guard member == key else { return nil }
+                do throws(StoredValueError) {
+                    return try walk(bytes[start...])
+                } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            guard let failure else { throw error }
+            // The walk stopped the parse: is the file's JSON whole? If not, that is the problem.
+            _ = try parse(bytes, path: path, suite: suite)
+            throw .damaged(path: path, problem: "\"\(key)\" \(failure.problem)")
+        }
+        return document
+    }
+
+    static func parse(_ bytes: [UInt8], path: String, suite: Suite,
+                      reading: (String, Int) throws(StoredValueError) -> Int? = { _, _ in nil }) throws(StoreError) -> SuiteDocument {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .damaged(path: path, problem: bytes.isEmpty ? "it is empty" : "it holds only whitespace")
         }
@@ -37,6 +65,18 @@ struct SuiteDocument {
             parser.validatesUTF8 = false
             do throws(JSONParseError) {
                 try parser.forEachMember { key, start, parser throws(JSONParseError) in
+                    let length: Int?
+                    do throws(StoredValueError) {
+                        length = try reading(key, start)
+                    } catch {
+                        throw JSONParseError(reason: .unexpected("a value that does not check"), offset: start)
+                    }
+                    if let length {
+                        parser.index = start + length
+                        document.keys.append(key)
+                        document.raw.append(bytes[start..<(start + length)])
+                        return
+                    }
                     let range = try parser.skipValue()
                     if key == "schema" {
                         schema = Int(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
