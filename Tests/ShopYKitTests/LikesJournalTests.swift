@@ -119,7 +119,7 @@ final class LikesJournalTests: XCTestCase {
             + "{\"productId\":\"111\",\"title\":\"첫 번째\",\"price\":1000,\"highPrice\":null,\"mall\":\"몰\",\"brand\":null,\"maker\":null,\"categories\":[\"생활\"],\"productType\":2,\"link\":null,\"image\":null,\"likedAt\":\"2026-11-01T00:00:00Z\",\"likedPrice\":1000},\n"
             + "{\"title\":\"손으로 고친\",\"productId\":\"222\",\"extra\":true,\"likedAt\":\"2026-11-02T00:00:00Z\"}\n"
             + "],\n\"future\":{\"a\":[1,2]}}\n"
-        FileManager.default.createFile(atPath: files.snapshot, contents: Data(old.utf8))
+        _ = FileManager.default.createFile(atPath: files.snapshot, contents: Data(old.utf8))
         let before = try store.read { try $0.allLikes() }
         XCTAssertEqual(before.map(\.product.productId), ["111", "222"])
         XCTAssertEqual(contents(files.snapshot), Array(old.utf8), "reading changes nothing")
@@ -137,6 +137,27 @@ final class LikesJournalTests: XCTestCase {
         let after = try store.read { try $0.allLikes() }
         XCTAssertEqual(Array(after.prefix(2)), before)
         XCTAssertEqual(after.map(\.product.productId), ["111", "222", "333"])
+    }
+
+    func testALargeSnapshotWithABadUTF8ByteIsDamage() throws {
+        // Past 4 MB the UTF-8 check runs beside the walk: it must still decide.
+        let store = SettingsStore(directory: directory + "/home")
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        var text = "{\"schema\":1,\n\"likes\":["
+        let title = String(repeating: "방충망 ", count: 150)
+        for i in 0..<2_500 { text += (i == 0 ? "\n" : ",\n") + JSONWriter.string(like(String(10_000 + i), title: title).json) }
+        text += "\n]}\n"
+        var bytes = Array(text.utf8)
+        XCTAssertGreaterThan(bytes.count, 4 << 20)
+        _ = FileManager.default.createFile(atPath: store.likesFiles.snapshot, contents: Data(bytes))
+        XCTAssertEqual(try SettingsStore(directory: store.directory).read { $0.likes.count }, 2_500, "whole: it loads")
+        let spot = bytes.count - 5_000
+        bytes[spot] = 0xFF
+        _ = FileManager.default.createFile(atPath: store.likesFiles.snapshot, contents: Data(bytes))
+        XCTAssertThrowsError(try store.read { $0.likes.count }) { error in
+            guard case StoreError.damaged(_, let problem)? = error as? StoreError else { return XCTFail("\(error)") }
+            XCTAssertTrue(problem.contains("UTF-8"), problem)
+        }
     }
 
     // MARK: - Compaction
@@ -198,7 +219,7 @@ final class LikesJournalTests: XCTestCase {
         // snapshot leaves. Its changes are in the snapshot already; replaying them would be wrong.
         let stale = LikesJournal.header(generation: "00000000000000000000000000000000")
             + LikesJournal.line([.remove("1"), .remove("2")])
-        FileManager.default.createFile(atPath: files.journal, contents: Data(stale))
+        _ = FileManager.default.createFile(atPath: files.journal, contents: Data(stale))
         XCTAssertEqual(try ids(store), ["1", "2"])
         let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
         XCTAssertEqual(doctor.checkLikes(files)[1].status, "stale")
@@ -217,7 +238,7 @@ final class LikesJournalTests: XCTestCase {
         // A crash mid-append: the start of a line, no newline.
         let whole = try XCTUnwrap(contents(files.journal))
         let torn = Array(LikesJournal.line([.add(try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like("3").json))))]).dropLast(40))
-        FileManager.default.createFile(atPath: files.journal, contents: Data(whole + torn))
+        _ = FileManager.default.createFile(atPath: files.journal, contents: Data(whole + torn))
         XCTAssertEqual(try ids(store), ["1", "2"], "read without the torn line")
         let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
         XCTAssertEqual(doctor.checkLikes(files)[1].status, "torn")
@@ -240,7 +261,7 @@ final class LikesJournalTests: XCTestCase {
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         let offset = lines[0].count + 1 + lines[1].count + 1 + 80
         bytes[offset] = bytes[offset] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
-        FileManager.default.createFile(atPath: files.journal, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: files.journal, contents: Data(bytes))
         for attempt in ["read", "like", "unlike"] {
             do {
                 switch attempt {
@@ -270,7 +291,7 @@ final class LikesJournalTests: XCTestCase {
         // An index of another snapshot (its size differs) and one that is not an index at all.
         let other = String(decoding: good, as: UTF8.self).replacingOccurrences(of: "\"size\":", with: "\"size\":1")
         for bogus in [Array(other.utf8), Array("garbage".utf8)] {
-            FileManager.default.createFile(atPath: files.index, contents: Data(bogus))
+            _ = FileManager.default.createFile(atPath: files.index, contents: Data(bogus))
             XCTAssertEqual(try store.read { s in (0..<200).map { s.likes.contains("\($0)") } }, answers, "the same answers without it")
             XCTAssertEqual(try store.read { s in try s.likes.like("120")?.product.productId }, "120")
             try change(store) { $0.add(like("999")) }

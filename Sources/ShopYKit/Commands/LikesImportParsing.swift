@@ -3,27 +3,14 @@
 /// second. Anything it does not accept goes the strict way (`LikesFile.parse`), which says
 /// precisely what is wrong.
 extension LikesFile {
-    /// Each like's likedAt as a number (`2026-11-29T20:33:43Z` → 20261129203343), when every one
-    /// has exactly that form; else nil (then they are compared as text, which orders the same).
+    /// Each like's likedAt as a number (`2026-11-29T20:33:43Z` → 20261129203343, found when it
+    /// was checked), when every one has exactly that form; else nil (then they are compared as
+    /// text, which orders the same).
     static func timestampKeys(_ likes: [LikeCollection.RawLike]) -> [Int]? {
         var keys: [Int] = []
         keys.reserveCapacity(likes.count)
         for like in likes {
-            guard like.likedAt.count == 20 else { return nil }
-            let key: Int? = like.likedAt.withUnsafeBufferPointer { t in
-                guard t[4] == 0x2D, t[7] == 0x2D, t[10] == 0x54, t[13] == 0x3A, t[16] == 0x3A, t[19] == 0x5A else { return nil }
-                var key = 0
-                var i = 0
-                while i < 19 {
-                    if i == 4 || i == 7 || i == 10 || i == 13 || i == 16 { i += 1; continue }
-                    let digit = Int(t[i]) &- 0x30
-                    guard digit >= 0 && digit <= 9 else { return nil }
-                    key = key * 10 + digit
-                    i += 1
-                }
-                return key
-            }
-            guard let key else { return nil }
+            guard let key = like.likedAtKey else { return nil }
             keys.append(key)
         }
         return keys

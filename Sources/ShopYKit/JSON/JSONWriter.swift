@@ -179,12 +179,24 @@ extension JSONWriter {
         var depth = indent
         var i = 0
         let end = raw.count
+        let base = UnsafeRawPointer(raw.baseAddress)
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
         while i < end {
             let byte = raw[i]
             switch byte {
             case 0x22:  // a string: copy through its closing quote
                 var j = i + 1
                 while j < end {
+                    // Sixteen bytes at a time past those that are neither a quote nor a backslash.
+                    if let base, j + 16 <= end {
+                        let v = base.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+                        let lanes = unsafeBitCast((v .== quote) .| (v .== backslash), to: SIMD2<UInt64>.self)
+                        if lanes[0] == 0 && lanes[1] == 0 {
+                            j += 16
+                            continue
+                        }
+                        j += lanes[0] != 0 ? lanes[0].trailingZeroBitCount / 8 : 8 + lanes[1].trailingZeroBitCount / 8
+                    }
                     let c = raw[j]
                     if c == 0x5C { j += 2; continue }
                     if c == 0x22 { break }
@@ -234,9 +246,16 @@ extension JSONWriter {
         }
     }
 
+    private static let spaces = [UInt8](repeating: 0x20, count: 32)
+
     private mutating func newlineRaw(_ indent: Int) {
         guard pretty else { return }
         bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: indent * 2))
+        let count = indent * 2
+        if count <= JSONWriter.spaces.count {
+            JSONWriter.spaces.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        } else {
+            bytes.append(contentsOf: repeatElement(0x20, count: count))
+        }
     }
 }

@@ -35,6 +35,31 @@ extension LikeCollection {
         return value
     }
 
+    /// Whether a key's bytes are `name` (a memcmp, not a generic sequence comparison).
+    @inline(__always)
+    static func same(_ name: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count == key.count && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+    }
+
+    /// `2026-11-29T20:33:43Z` → 20261129203343, or nil for any other form (then listings compare
+    /// likedAt as text, which orders the same).
+    static func timestampKey(_ t: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard t.count == 20, t[4] == 0x2D, t[7] == 0x2D, t[10] == 0x54, t[13] == 0x3A, t[16] == 0x3A, t[19] == 0x5A else { return nil }
+        var key = 0
+        var i = 0
+        while i < 19 {
+            if i == 4 || i == 7 || i == 10 || i == 13 || i == 16 {
+                i += 1
+                continue
+            }
+            let digit = Int(t[i]) &- 0x30
+            guard digit >= 0 && digit <= 9 else { return nil }
+            key = key * 10 + digit
+            i += 1
+        }
+        return key
+    }
+
     static func checkRaw(_ slice: ArraySlice<UInt8>) throws(StoredValueError) -> RawLike {
         try checkRaw(from: slice).like
     }
@@ -46,6 +71,7 @@ extension LikeCollection {
         let slice = rest
         var likedAt = slice[slice.startIndex..<slice.startIndex]
         var price: Int?
+        var likedAtKey: Int?
         var hasID = false
         var expected = 0  // the next key of the canonical order
         var canonical = true
@@ -59,7 +85,7 @@ extension LikeCollection {
                     guard problem == nil else { return }
                     let name = UnsafeBufferPointer(rebasing: buffer[key])
                     let found: FieldKind?
-                    if expected < fieldKinds.count && fieldKinds[expected].name.elementsEqual(name) {
+                    if expected < fieldKinds.count && LikeCollection.same(fieldKinds[expected].name, name) {
                         found = fieldKinds[expected].kind  // the usual case: the next key in order
                         expected += 1
                     } else {
@@ -86,6 +112,7 @@ extension LikeCollection {
                         }
                         if kind == .likedAt && !isNull {
                             likedAt = slice[(slice.startIndex + range.lowerBound + 1)..<(slice.startIndex + range.upperBound - 1)]
+                            likedAtKey = LikeCollection.timestampKey(UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + 1)..<(range.upperBound - 1)]))
                         }
                     case .integer, .price:
                         if isNull { return }
@@ -116,7 +143,7 @@ extension LikeCollection {
         }
         if let outcome { throw outcome }
         let bytes = slice[slice.startIndex..<(slice.startIndex + length)]
-        return (RawLike(bytes: bytes, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count), length)
+        return (RawLike(bytes: bytes, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count, likedAtKey: likedAtKey), length)
     }
 
     /// One like object (a journal record's, or one the index points at), checked as on load:

@@ -55,7 +55,7 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     /// Every element: the base's (loaded once, checked) with the changes replayed.
     private var materialized: [Element] {
         guard let base else { return elements }
-        return LikeCollection.replay(base.allElements(), changes)
+        return LikeCollection.replay(base.allElements(), changes, inElements: base.mayBeInAll)
     }
 
     public var count: Int { materialized.count }
@@ -76,7 +76,8 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         // Written by us, so it is canonical; likedAt is the string's bytes.
         let likedAt = ArraySlice(JSONWriter.serialize(.string(like.likedAt)).dropFirst().dropLast())
         return add(element: Element(id: like.product.productId, bytes: bytes,
-                                    checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true)))
+                                    checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true,
+                                                     likedAtKey: likedAt.withUnsafeBufferPointer(LikeCollection.timestampKey))))
     }
 
     /// Adds a checked element (one line of JSON in the stored shape) unless its id is liked.
@@ -152,13 +153,19 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
 
     /// `elements` after `changes`, in order: an add appends (only an absent id is ever added), a
     /// remove takes every like of its id added before it. Linear, however many changes.
-    static func replay(_ elements: [Element], _ changes: [LikeChange]) -> [Element] {
+    /// `inElements` may say that an id is surely not among `elements` (the index knows), which
+    /// spares a pass over 100,000 likes for an unlike of a like made since the snapshot.
+    static func replay(_ elements: [Element], _ changes: [LikeChange], inElements: (String) -> Bool = { _ in true }) -> [Element] {
         guard !changes.isEmpty else { return elements }
         var lastRemoval: [String: Int] = [:]
+        var removesFromElements = false
         for (i, change) in changes.enumerated() {
-            if case .remove(let id) = change { lastRemoval[id] = i }
+            if case .remove(let id) = change {
+                lastRemoval[id] = i
+                removesFromElements = removesFromElements || inElements(id)
+            }
         }
-        var result = elements.filter { lastRemoval[$0.id] == nil }
+        var result = removesFromElements ? elements.filter { lastRemoval[$0.id] == nil } : elements
         for (i, change) in changes.enumerated() {
             if case .add(let element) = change, (lastRemoval[element.id] ?? -1) < i { result.append(element) }
         }
@@ -184,6 +191,8 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         /// Exactly the stored shape shopy writes: the schema's keys, in order, nothing else.
         /// Only such likes can be copied to the output as they are.
         public var canonical: Bool
+        /// likedAt as a number when it has shopy's form (see `timestampKey`), for sorting.
+        public var likedAtKey: Int?
     }
 
     /// The stored form: a JSON array, one like a line.

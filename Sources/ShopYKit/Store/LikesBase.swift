@@ -175,7 +175,20 @@ final class LikesBase: @unchecked Sendable {
 
     /// Every like: the snapshot's, checked, with the journal replayed.
     func allElements() -> [LikeCollection.Element] {
-        LikeCollection.replay(snapshotElementsOrFailure(), journalChanges)
+        LikeCollection.replay(snapshotElementsOrFailure(), journalChanges, inElements: mayBeInSnapshot)
+    }
+
+    /// False only when the index says that `id` is not in the snapshot.
+    func mayBeInSnapshot(_ id: String) -> Bool {
+        guard let index else { return true }
+        return index.lookup(id) != nil
+    }
+
+    /// False only when `id` is surely not among `allElements()` (the journal's last word on it,
+    /// else the index's).
+    func mayBeInAll(_ id: String) -> Bool {
+        if let changed = fold[id] { return changed != nil }
+        return mayBeInSnapshot(id)
     }
 
     private func snapshotElementsOrFailure() -> [LikeCollection.Element] {
