@@ -140,6 +140,29 @@ final class LikesStoreEndToEndTests: XCTestCase {
         XCTAssertFalse(statuses.contains { ["damaged", "torn", "stale", "mismatched"].contains($0) }, doctor.stdout)
     }
 
+    func testConcurrentProcessesWithCompactionsAmongThemKeepEveryLike() throws {
+        // A small journal limit: several of these writes fold the journal into a new snapshot
+        // while the others wait on the lock, and readers list all along.
+        let env = ["SHOPY_LIKES_JOURNAL_LIMIT": "3000"]
+        try ok(["like", "--id", Self.catalogIDs[0]], environment: env)
+        let generation = try XCTUnwrap(contents(likesPath)).prefix(64)
+        let ids = Array(Self.catalogIDs[1...24])
+        var writers: [Process] = []
+        for id in ids { writers.append(try start(["like", "--id", id], home: home, environment: env)) }
+        var readers: [Process] = []
+        for _ in 0..<6 { readers.append(try start(["likes", "--json"], home: home, environment: env)) }
+        for process in writers + readers {
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(process.arguments ?? [])")
+        }
+        XCTAssertEqual(Set(try likedIDs(environment: env)), Set([Self.catalogIDs[0]] + ids))
+        assertFilesParse(home, "after the writers")
+        XCTAssertNotEqual(try XCTUnwrap(contents(likesPath)).prefix(64), generation, "at least one write was a compaction")
+        let doctor = try ok(["doctor", "--json"], environment: env)
+        let statuses = try JSONParser.parse(doctor.stdout)["files"]?.arrayValue?.compactMap { $0["status"]?.stringValue } ?? []
+        XCTAssertEqual(Array(statuses.prefix(3)).filter { $0 != "ok" && $0 != "missing" }, [], doctor.stdout)
+    }
+
     // MARK: - Torn tail and damage, end to end
 
     func testATornTailIsRecoveredAndReportedWhileADamagedLineIs65WithTheBytesUnchanged() throws {

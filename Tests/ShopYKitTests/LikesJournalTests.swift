@@ -298,6 +298,18 @@ final class LikesJournalTests: XCTestCase {
             try change(store) { $0.remove("999") }
             XCTAssertEqual(contents(files.index), good, "rebuilt by the next write, byte for byte")
         }
+        // One that names this very snapshot but lists the wrong ids: doctor finds it, --repair
+        // rebuilds it.
+        let lines = String(decoding: good, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let wrong = (lines.prefix(1) + lines.dropFirst(2)).joined(separator: "\n")
+        _ = FileManager.default.createFile(atPath: files.index, contents: Data(wrong.utf8))
+        let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
+        XCTAssertEqual(doctor.checkLikes(files)[2].status, "mismatched")
+        let repair = try DoctorCommand(try ArgumentParser.parse(["--repair"], for: DoctorCommand.spec, commandPath: "doctor"))
+        let reports = try repair.likesReports(store: store, now: Date())
+        XCTAssertEqual(reports[2].actions, ["rebuilt from likes.json"])
+        XCTAssertEqual(contents(files.index), good)
+        XCTAssertEqual(doctor.checkLikes(files)[2].status, "ok")
     }
 
     // MARK: - Concurrency
