@@ -182,66 +182,6 @@ func searchProcess(runs: Int) {
     print()
 }
 
-/// Writes a likes.json with `count` likes in shopy's own format, from catalog items with made-up ids.
-func makeLikes(count: Int, home: String) -> [String] {
-    let items = Catalog.embedded.items.map(ProductMapper.product(from:))
-    var collection = LikeCollection()
-    var ids: [String] = []
-    for i in 0..<count {
-        var product = items[i % items.count]
-        product.productId = String(90_000_000_000 + i)
-        ids.append(product.productId)
-        collection.add(Like(product: product, likedAt: Like.timestamp(Date(timeIntervalSince1970: 1_780_000_000 + Double(i))), likedPrice: product.price))
-    }
-    let store = SettingsStore(directory: home)
-    _ = try! store.update([.likes]) { settings in settings.likes = collection }
-    return ids
-}
-
-func likesProcess(runs: Int) {
-    print("## Likes with 10,000 in the store (\(runs) runs each, median)")
-    // Each side gets its own copy of the same store, so that neither reads the other's writes.
-    let home = temporaryDirectory("likes-home")
-    _ = makeLikes(count: 10_000, home: home)
-    let pythonHome = temporaryDirectory("likes-python")
-    try? FileManager.default.copyItem(atPath: home + "/likes.json", toPath: pythonHome + "/likes.json")
-    let path = pythonHome + "/likes.json"
-    let size = (try? FileManager.default.attributesOfItem(atPath: home + "/likes.json")[.size] as? Int) ?? 0
-    print(String(format: "likes.json: %.1f MB", Double(size) / 1e6))
-    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
-    let catalogID = Catalog.embedded.items[5].productId
-    let script = repository + "/Benchmarks/python/likes.py"
-    var like: [Double] = [], unlike: [Double] = [], list: [Double] = []
-    var pyLike: [Double] = [], pyUnlike: [Double] = [], pyList: [Double] = []
-    for _ in 0..<2 {
-        _ = spawn([shopy, "likes", "--format", "json"], environment: env)
-        _ = spawn([python, script, path, "list"], environment: env)
-    }
-    for _ in 0..<runs {
-        let a = spawn([shopy, "like", "--id", catalogID], environment: env)
-        precondition(a.status == 0, "shopy like failed with \(a.status)")
-        like.append(a.seconds)
-        let b = spawn([shopy, "unlike", "--id", catalogID], environment: env)
-        precondition(b.status == 0, "shopy unlike failed with \(b.status)")
-        unlike.append(b.seconds)
-        let c = spawn([shopy, "likes", "--format", "json"], environment: env)
-        precondition(c.status == 0, "shopy likes failed with \(c.status)")
-        list.append(c.seconds)
-        pyLike.append(spawn([python, script, path, "like", catalogID], environment: env).seconds)
-        pyUnlike.append(spawn([python, script, path, "unlike", catalogID], environment: env).seconds)
-        pyList.append(spawn([python, script, path, "list"], environment: env).seconds)
-    }
-    func row(_ name: String, _ ours: [Double], _ theirs: [Double]) {
-        let o = median(ours), t = median(theirs)
-        let verdict = (o <= 0.5 * t && o <= 0.050) ? "meets" : "misses"
-        print("\(name.padding(toLength: 28, withPad: " ", startingAt: 0)) shopy \(ms(o))   python \(ms(t))   ratio \(String(format: "%.2f", o / t))×  (\(verdict) ≤ 0.5× and ≤ 50 ms)")
-    }
-    row("like ID", like, pyLike)
-    row("unlike ID", unlike, pyUnlike)
-    row("likes --format json", list, pyList)
-    print()
-}
-
 /// 1,500 items that all match one keyword, so a scan can go to rank 1,099.
 func deepItemsFile() -> String {
     var items: [JSONValue] = []
@@ -316,14 +256,14 @@ case "search":
     titleCleaning()
     searchProcess(runs: runs)
 case "likes":
-    likesProcess(runs: runs)
+    likesAtScale(runs: runs)
 case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
-    likesProcess(runs: runs)
+    likesAtScale(runs: runs)
     rankScan(runs: min(runs, 9))
 default:
     print("usage: shopy-bench [search|likes|rank|all] [--runs N]")

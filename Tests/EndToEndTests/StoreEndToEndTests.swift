@@ -90,12 +90,14 @@ final class StoreEndToEndTests: XCTestCase {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    /// likes.json as JSON, checked to be a whole store file.
+    /// The stored likes: likes.json checked to be a whole snapshot, continued by the journal
+    /// (read through the store, as every command reads them).
     private func storedLikes(file: StaticString = #filePath, line: UInt = #line) throws -> [JSONValue] {
         let data = try XCTUnwrap(contents(likesPath), "likes.json exists", file: file, line: line)
         let value = try JSONParser.parse(Array(data))
-        XCTAssertEqual(value["schema"]?.intValue, 1, file: file, line: line)
-        return try XCTUnwrap(value["likes"]?.arrayValue, "a likes list", file: file, line: line)
+        XCTAssertEqual(value["schema"]?.intValue, 2, file: file, line: line)
+        XCTAssertNotNil(value["likes"]?.arrayValue, "a likes list", file: file, line: line)
+        return try SettingsStore(directory: home).read { try $0.allLikes() }.map(\.json)
     }
 
     /// A `shopy` process started and not waited for; output is discarded except stderr.
@@ -244,7 +246,8 @@ final class StoreEndToEndTests: XCTestCase {
         }
         XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
         let report = try json(try ok(["doctor", "--json"]))
-        XCTAssertEqual(report["files"]?.arrayValue?.compactMap { $0["status"]?.stringValue }, ["ok", "missing", "ok"], "no search was made")
+        XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
+                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok"], "no search was made")
     }
 
     // MARK: - Killed mid-write
@@ -272,7 +275,7 @@ final class StoreEndToEndTests: XCTestCase {
                     XCTFail("iteration \(iteration): likes.json does not parse (\(error)): \(String(decoding: data, as: UTF8.self).suffix(200))")
                     break
                 }
-                XCTAssertEqual(value["schema"]?.intValue, 1, "iteration \(iteration)")
+                XCTAssertEqual(value["schema"]?.intValue, 2, "iteration \(iteration)")
                 XCTAssertNotNil(value["likes"]?.arrayValue, "iteration \(iteration)")
             }
             let listing = try shopy(["likes", "--json"])
@@ -340,7 +343,7 @@ final class StoreEndToEndTests: XCTestCase {
             ("empty", "", "empty"),
             ("truncated", "{\"schema\":1,\n\"likes\":[\n{\"productId\":\"11124150101\",\"title\":\"방충", "truncated"),
             ("garbage", "this is not json\n", "not a JSON object"),
-            ("schema 2", "{\"schema\":2,\"likes\":[]}\n", "schema version 2"),
+            ("schema 3", "{\"schema\":3,\"likes\":[]}\n", "schema version 3"),
         ]
         for (name, text, problem) in cases {
             let home = root + "/" + name.replacingOccurrences(of: " ", with: "-")

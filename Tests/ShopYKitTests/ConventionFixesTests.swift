@@ -141,7 +141,7 @@ final class ConventionFixesTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"likes\""))
         // An empty file holds nothing to lose.
         let empty = home.path + "/empty.json"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
         run = await home.run(["likes", "export", empty])
         XCTAssertEqual(run.code, 0, run.stderr)
     }

@@ -316,7 +316,7 @@ final class StoreTests: XCTestCase {
             let path = store.path(of: suite)
             XCTAssertEqual(FileIO.mode(of: path), 0o600, suite.name)
             let json = try JSONParser.parse(try XCTUnwrap(contents(path), suite.name))
-            XCTAssertEqual(json["schema"]?.intValue, 1, suite.name)
+            XCTAssertEqual(json["schema"]?.intValue, suite.schema, suite.name)
         }
         XCTAssertNotNil(try JSONParser.parse(contents(store.path(of: .likes))!)["likes"])
         XCTAssertNotNil(try JSONParser.parse(contents(store.path(of: .state))!)["history"])
@@ -411,7 +411,7 @@ final class StoreTests: XCTestCase {
 
             let error = expectStoreError(path, "\(name): read") { _ = try store.read { $0.likes } }
             if name == "schema 99" {
-                XCTAssertEqual(error, .newerSchema(path: path, found: 99, known: 1))
+                XCTAssertEqual(error, .newerSchema(path: path, found: 99, known: Suite.likes.schema))
             }
             expectStoreError(path, "\(name): update") {
                 try store.update([.likes]) { settings in

@@ -10,7 +10,7 @@ public struct DoctorCommand: Command {
     public static let spec = CommandSpec(
         name: "doctor",
         abstract: "Check shopy's files; with --repair, move damaged ones aside and start fresh.",
-        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed.",
+        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed. A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
         options: [
             OptionSpec("repair", help: "Fix what can be fixed (see above)."),
             CommonOptions.format, CommonOptions.json,
@@ -28,13 +28,29 @@ public struct DoctorCommand: Command {
     }
 
     struct FileReport {
-        var suite: Suite
+        var name: String
         var path: String
-        var status: String      // ok, missing, damaged, newer
+        var status: String      // ok, missing, damaged, newer, unsafe; the journal: torn, stale; the index: stale, mismatched
         var problem: String?
         var entries: String?
         var mode: mode_t?
         var actions: [String] = []
+
+        /// What a read of the file found: the line already names the file, so the problem is
+        /// said without the path again.
+        mutating func record(_ error: StoreError) {
+            switch error {
+            case .newerSchema(_, let found, let known):
+                status = "newer"
+                problem = "schema version \(found), newer than this shopy knows (\(known))"
+            case .damaged(_, let problem):
+                status = "damaged"
+                self.problem = problem
+            default:
+                status = "damaged"
+                problem = error.message
+            }
+        }
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -45,17 +61,23 @@ public struct DoctorCommand: Command {
         if repair, let directoryMode, directoryMode != 0o700 {
             if chmod(store.directory, 0o700) == 0 { notes.append("directory permissions set to 0700 (were \(Self.octal(directoryMode)))") }
         }
+        // First the locks: repairs take them, and one that is a link or a FIFO is refused.
+        notes += try lockNotes(store: store)
         for suite in Suite.all {
+            if suite.journaled {
+                reports += try likesReports(store: store, now: context.io.now())
+                continue
+            }
             var report = check(suite, store: store)
-            if repair && (report.status == "damaged" || report.status == "newer") {
+            // A symbolic link is left alone (its target is the user's); anything else is moved aside.
+            if repair && (report.status == "damaged" || report.status == "newer"
+                || report.status == "unsafe" && FileIO.kind(of: report.path) != "a symbolic link") {
                 report.actions.append(try moveAside(suite, store: store, now: context.io.now()))
             }
-            if repair, let mode = report.mode, mode != 0o600, report.status != "missing",
-               FileManager.default.fileExists(atPath: report.path), chmod(report.path, 0o600) == 0 {
-                report.actions.append("permissions set to 0600 (were \(Self.octal(mode)))")
-                report.mode = 0o600
-            }
             reports.append(report)
+        }
+        if repair {
+            for i in reports.indices { fixMode(&reports[i]) }
         }
         let stale = staleTemporaryFiles(in: store.directory)
         if repair {
@@ -64,15 +86,36 @@ public struct DoctorCommand: Command {
             notes.append("\(stale.count) temporary file\(stale.count == 1 ? "" : "s") left by killed processes (--repair removes them)")
         }
         render(reports, notes: notes, directory: store.directory, directoryMode: directoryMode, context: context)
-        let bad = reports.contains { ($0.status == "damaged" || $0.status == "newer") && $0.actions.isEmpty }
-        return bad ? .dataError : .ok
+        return reports.contains(where: Self.needsAction) ? .dataError : .ok
+    }
+
+    /// A file that is still not usable as it is (a stale index or a torn tail is not: shopy
+    /// copes, and --repair tidies).
+    static func needsAction(_ report: FileReport) -> Bool {
+        ["damaged", "newer", "unsafe"].contains(report.status) && report.actions.isEmpty
+    }
+
+    /// Permissions back to 0600, on the descriptor of the file itself (never through a link).
+    func fixMode(_ report: inout FileReport) {
+        guard let mode = report.mode, mode != 0o600, report.status != "missing", report.status != "unsafe",
+              let opened = try? FileIO.openStoreFile(report.path) else { return }
+        defer { close(opened.fd) }
+        if fchmod(opened.fd, 0o600) == 0 {
+            report.actions.append("permissions set to 0600 (were \(Self.octal(mode)))")
+            report.mode = 0o600
+        }
     }
 
     func check(_ suite: Suite, store: SettingsStore) -> FileReport {
         let path = store.path(of: suite)
-        var report = FileReport(suite: suite, path: path, status: "ok", mode: FileIO.mode(of: path))
+        var report = FileReport(name: suite.fileName, path: path, status: "ok", mode: Self.lmode(of: path))
         guard report.mode != nil else {
             report.status = "missing"
+            return report
+        }
+        if let problem = Self.unsafeProblem(path) {
+            report.status = "unsafe"
+            report.problem = problem
             return report
         }
         do {
@@ -92,18 +135,7 @@ public struct DoctorCommand: Command {
                 }
             }
         } catch let error as StoreError {
-            // The line already names the file: the problem alone, not the path again.
-            switch error {
-            case .newerSchema(_, let found, let known):
-                report.status = "newer"
-                report.problem = "schema version \(found), newer than this shopy knows (\(known))"
-            case .damaged(_, let problem):
-                report.status = "damaged"
-                report.problem = problem
-            default:
-                report.status = "damaged"
-                report.problem = error.message
-            }
+            report.record(error)
         } catch {
             report.status = "damaged"
             report.problem = "\(error)"
@@ -117,17 +149,60 @@ public struct DoctorCommand: Command {
         defer { lock.release() }
         // The first check ran without the lock. Meanwhile another `doctor --repair` may have moved
         // the file aside and a fresh, good one may have been written: that one must stay.
-        let current = check(suite, store: store)
-        guard current.status == "damaged" || current.status == "newer" else {
+        let current = suite.journaled ? checkLikesSnapshot(store: store) : check(suite, store: store)
+        guard current.status == "damaged" || current.status == "newer" || (current.status == "unsafe" && FileIO.kind(of: current.path) != "a symbolic link") else {
             return "left as it is: it was repaired meanwhile (now \(current.status))"
         }
-        let target = FileIO.timestampedPath(in: store.directory, prefix: "\(suite.name).damaged", at: now)
-        _ = chmod(store.path(of: suite), 0o600)  // kept private wherever it goes
-        guard rename(store.path(of: suite), target) == 0 else {
-            throw StoreError.io(path: store.path(of: suite), operation: "move aside", errno: errno)
+        let moved = try Self.moveAside(store.path(of: suite), prefix: "\(suite.name).damaged", in: store.directory, now: now)
+        return "moved aside to \(moved); starting fresh"
+    }
+
+    /// Renames `path` (the entry itself: a FIFO is not opened, a file keeps its bytes) to
+    /// PREFIX-TIME.json, private.
+    static func moveAside(_ path: String, prefix: String, in directory: String, now: Date, extension ext: String = "json") throws -> String {
+        if let opened = try? FileIO.openStoreFile(path) {
+            _ = fchmod(opened.fd, 0o600)  // kept private wherever it goes
+            close(opened.fd)
         }
-        FileIO.syncDirectory(store.directory)
-        return "moved aside to \(target); starting fresh"
+        let target = FileIO.timestampedPath(in: directory, prefix: prefix, at: now, extension: ext)
+        guard rename(path, target) == 0 else {
+            throw StoreError.io(path: path, operation: "move aside", errno: errno)
+        }
+        FileIO.syncDirectory(directory)
+        return target
+    }
+
+    /// Permission bits of the entry itself (a link is not followed), or nil when missing.
+    static func lmode(of path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// What is wrong with a store file that is not a regular file, or nil.
+    static func unsafeProblem(_ path: String) -> String? {
+        guard let kind = FileIO.kind(of: path) else { return nil }
+        if kind == "a symbolic link" {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return "it is a symbolic link (to \(Sanitizer.clean(target))): shopy neither follows nor changes it; replace it with a regular file (e.g. cp --remove-destination \"$(readlink -f \(path))\" \(path)), or remove it to start fresh"
+        }
+        return "it is \(kind), not a regular file: shopy does not open it (--repair moves it aside)"
+    }
+
+    /// Locks that are not regular files (a link, a FIFO) stop every command with 74; --repair
+    /// removes the entry itself (a lock holds nothing, and a link's target is never touched).
+    func lockNotes(store: SettingsStore) throws -> [String] {
+        var notes: [String] = []
+        for suite in Suite.all {
+            let path = store.directory + "/" + suite.lockName
+            guard let kind = FileIO.kind(of: path) else { continue }
+            if repair && kind != "a directory" && unlink(path) == 0 {
+                notes.append("removed \(suite.lockName), which was \(kind) (its target, if any, was not touched)")
+            } else {
+                notes.append("\(suite.lockName) is \(kind), not a regular file: shopy refuses it (exit 74)" + (repair ? "" : "; --repair removes it"))
+            }
+        }
+        return notes
     }
 
     /// `.NAME.json.tmp-PID-N` files whose process is gone.
@@ -152,7 +227,7 @@ public struct DoctorCommand: Command {
             var files: [JSONValue] = []
             for r in reports {
                 var o = JSONObject()
-                o.appendUnchecked("name", .string(r.suite.fileName))
+                o.appendUnchecked("name", .string(r.name))
                 o.appendUnchecked("path", .string(r.path))
                 o.appendUnchecked("status", .string(r.status))
                 o.appendUnchecked("problem", .string(orNull: r.problem))
@@ -174,11 +249,15 @@ public struct DoctorCommand: Command {
             io.stdout.line("  directory permissions \(Self.octal(directoryMode)), expected 0700 (--repair fixes)")
         }
         for r in reports {
-            var text = "  " + DisplayWidth.pad(r.suite.fileName, toWidth: 18)
+            var text = "  " + DisplayWidth.pad(r.name, toWidth: 18)
             switch r.status {
-            case "missing": text += "not created yet"
+            case "missing": text += r.problem ?? "not created yet"
             case "ok": text += "ok · " + (r.entries ?? "") + (r.mode.map { " · \(Self.octal($0))" } ?? "")
-            default: text += Style.red.apply(r.status == "newer" ? "newer schema" : "damaged", enabled: io.useColor) + ": " + (r.problem ?? "")
+            case "torn", "stale", "mismatched":
+                text += Style.dim.apply(r.status, enabled: io.useColor) + ": " + (r.problem ?? "")
+            default:
+                let label = r.status == "newer" ? "newer schema" : r.status == "unsafe" ? "not a regular file" : "damaged"
+                text += Style.red.apply(label, enabled: io.useColor) + ": " + (r.problem ?? "")
             }
             io.stdout.line(text)
             if let mode = r.mode, mode != 0o600, r.status == "ok", r.actions.isEmpty {

@@ -85,9 +85,14 @@ public struct LikesCommand: Command {
         let indices = Array(likes.indices)
         switch sort {
         case .recent:
-            order = indices.sorted { a, b in
-                let x = likes[a].likedAt, y = likes[b].likedAt
-                return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+            if let keys = LikesFile.timestampKeys(likes) {
+                // The usual case: every likedAt as shopy writes it, compared as numbers.
+                order = indices.sorted { a, b in keys[a] != keys[b] ? keys[a] > keys[b] : a > b }
+            } else {
+                order = indices.sorted { a, b in
+                    let x = likes[a].likedAt, y = likes[b].likedAt
+                    return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+                }
             }
         case .price:
             order = indices.sorted { a, b in
@@ -101,12 +106,18 @@ public struct LikesCommand: Command {
         case .title:
             order = indices
         }
-        var writer = JSONWriter(pretty: format == .json, capacity: likes.reduce(256) { $0 + $1.bytes.count * 2 })
+        // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
+        // in memory at once.
+        var writer = JSONWriter(pretty: format == .json, capacity: min(likes.reduce(256) { $0 + $1.bytes.count * 2 }, 2 << 20))
         if format == .json {
             writer.append("{\n  \"sort\": \"\(sort.rawValue)\",\n  \"count\": \(likes.count),\n  \"items\": ")
             if likes.isEmpty { writer.append("[]") } else { writer.append("[") }
         }
         for (rank, index) in order.enumerated() {
+            if writer.bytes.count >= 1 << 20 {
+                io.stdout.write(bytes: writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
             var body = likes[index].bytes
             while let first = body.first, first != UInt8(ascii: "{") { body = body.dropFirst() }
             body = body.dropFirst()  // the like's "{": "rank" goes first
@@ -279,12 +290,19 @@ public struct LikesImportCommand: Command {
             bytes = read
             shown = file
         }
-        let incoming = try LikesFile.parse(bytes, path: shown)
         let now = Like.timestamp(context.io.now())
+        // Checked as bytes when it can be (fast), else strictly (precise errors); either way
+        // every like is checked before anything changes.
+        let checked = LikesFile.checkedElements(bytes)
+        let incoming = checked == nil ? try LikesFile.parse(bytes, path: shown) : []
+        let total = checked?.count ?? incoming.count
         let store = LikeSupport.store(context)
         let (added, kept) = try store.update([.likes]) { settings in
             var likes = settings.likes
             var added = 0, kept = 0
+            for element in checked ?? [] {
+                if try likes.addImported(element, now: now) { added += 1 } else { kept += 1 }
+            }
             for var like in incoming {
                 if like.likedAt.isEmpty { like.likedAt = now }
                 if likes.add(like) { added += 1 } else { kept += 1 }
@@ -292,7 +310,7 @@ public struct LikesImportCommand: Command {
             if added > 0 { settings.likes = likes }
             return (added, kept)
         }
-        context.io.stdout.line("imported \(Money.grouped(incoming.count)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
+        context.io.stdout.line("imported \(Money.grouped(total)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
         return .ok
     }
 }

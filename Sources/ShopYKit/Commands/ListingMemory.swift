@@ -10,10 +10,15 @@ struct ListingMemory {
         self.store = SettingsStore(environment: context.io.environment)
     }
 
-    /// The liked productIds, or nil (with a warning) when the likes cannot be read.
-    func likedIDs() -> Set<String>? {
+    /// Which of `ids` (the listed items) are liked, or nil (with a warning) when the likes cannot
+    /// be read. Only these ids are looked up (in the index and the journal): a listing does not
+    /// read the likes themselves.
+    func likedIDs(among ids: [String]) -> Set<String>? {
         do {
-            return Set(try store.read { $0.likes.ids })
+            return try store.read { settings in
+                let likes = settings.likes
+                return Set(ids.filter { likes.contains($0) })
+            }
         } catch {
             warn(error, "liked items are not marked")
             return nil

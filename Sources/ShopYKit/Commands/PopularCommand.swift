@@ -114,7 +114,10 @@ public struct PopularCommand: Command {
         }
 
         let memory = ListingMemory(context: context)
-        let liked = memory.likedIDs()
+        let liked = memory.likedIDs(among: pages.flatMap { section -> [String] in
+            if case .success(let page) = section.result { return page.items.map(\.productId) }
+            return []
+        })
         var listed: [(Section, [ListedItem])] = []
         var rows: [LastListing.Row] = []
         for (s, section) in pages.enumerated() {

@@ -118,7 +118,7 @@ public struct RankCommand: Command {
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
-        render(scan, liked: memory.likedIDs(), context: context, sent: productSource.kind == .catalog ? nil : sent.count)
+        render(scan, liked: memory.likedIDs(among: scan.matches.map(\.product.productId)), context: context, sent: productSource.kind == .catalog ? nil : sent.count)
         if scan.total == 0 && productSource.kind == .catalog {
             if (format ?? OutputFormat.defaultFor(context.io)) == .table {
                 NoResultsHelp.table(context.catalog(), io: context.io)

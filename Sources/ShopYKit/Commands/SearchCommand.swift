@@ -89,7 +89,7 @@ public struct SearchCommand: Command {
         let source = try context.source(self.source, timeout: timeout)
         let page = try await source.search(request)
         let memory = ListingMemory(context: context)
-        let listing = Listing(page: page, liked: memory.likedIDs())
+        let listing = Listing(page: page, liked: memory.likedIDs(among: page.items.map(\.productId)))
         var description = "search \(query)"
         if self.page > 1 || sort != .sim { description += " (page \(self.page), sort \(sort.rawValue))" }
         memory.remember(description, rows: listing.items.map { LastListing.Row(row: String($0.rank), product: $0.product) },

@@ -171,20 +171,38 @@ extension JSONWriter {
     /// as they are (they were escaped when first written). This lets large stored documents (the
     /// likes) reach the output without being decoded into values and encoded again.
     public mutating func appendRaw(_ raw: ArraySlice<UInt8>, indent: Int = 0) {
+        raw.withUnsafeBufferPointer { buffer in appendRaw(buffer, indent: indent) }
+    }
+
+    /// The same over a buffer: strings and runs of other bytes are copied a run at a time.
+    private mutating func appendRaw(_ raw: UnsafeBufferPointer<UInt8>, indent: Int) {
         var depth = indent
-        var i = raw.startIndex
-        let end = raw.endIndex
+        var i = 0
+        let end = raw.count
+        let base = UnsafeRawPointer(raw.baseAddress)
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
         while i < end {
             let byte = raw[i]
             switch byte {
             case 0x22:  // a string: copy through its closing quote
                 var j = i + 1
                 while j < end {
-                    if raw[j] == 0x5C { j += 2; continue }
-                    if raw[j] == 0x22 { break }
+                    // Sixteen bytes at a time past those that are neither a quote nor a backslash.
+                    if let base, j + 16 <= end {
+                        let v = base.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+                        let lanes = unsafeBitCast((v .== quote) .| (v .== backslash), to: SIMD2<UInt64>.self)
+                        if lanes[0] == 0 && lanes[1] == 0 {
+                            j += 16
+                            continue
+                        }
+                        j += lanes[0] != 0 ? lanes[0].trailingZeroBitCount / 8 : 8 + lanes[1].trailingZeroBitCount / 8
+                    }
+                    let c = raw[j]
+                    if c == 0x5C { j += 2; continue }
+                    if c == 0x22 { break }
                     j += 1
                 }
-                bytes.append(contentsOf: raw[i...min(j, end - 1)])
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[i...min(j, end - 1)]))
                 i = j + 1
                 continue
             case 0x7B, 0x5B:  // { [
@@ -213,15 +231,31 @@ extension JSONWriter {
             case 0x20, 0x0A, 0x0D, 0x09:
                 break
             default:
-                bytes.append(byte)
+                // A number or a literal: copy the run up to the next structural byte.
+                var j = i + 1
+                while j < end {
+                    let c = raw[j]
+                    if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x3A || c == 0x22 || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x7B || c == 0x5B { break }
+                    j += 1
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[i..<j]))
+                i = j
+                continue
             }
             i += 1
         }
     }
 
+    private static let spaces = [UInt8](repeating: 0x20, count: 32)
+
     private mutating func newlineRaw(_ indent: Int) {
         guard pretty else { return }
         bytes.append(0x0A)
-        for _ in 0..<(indent * 2) { bytes.append(0x20) }
+        let count = indent * 2
+        if count <= JSONWriter.spaces.count {
+            JSONWriter.spaces.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        } else {
+            bytes.append(contentsOf: repeatElement(0x20, count: count))
+        }
     }
 }

@@ -33,7 +33,8 @@ public enum FileIO {
         _ = chmod(path, 0o700)  // the umask may have taken bits away
     }
 
-    /// The whole file, or nil when it does not exist.
+    /// The whole file, or nil when it does not exist. Follows links and reads FIFOs: for files
+    /// the user names (`likes import`); shopy's own files go through `readStoreFile`.
     public static func read(_ path: String) throws(StoreError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -41,6 +42,63 @@ public enum FileIO {
             throw .io(path: path, operation: "open", errno: errno)
         }
         defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// One of shopy's own files (a store file, a lock, the journal or the index), opened without
+    /// following a symbolic link and without blocking on a FIFO: anything but a regular file is
+    /// refused (74, named). Nil when it does not exist.
+    public static func openStoreFile(_ path: String, flags: Int32 = O_RDONLY) throws(StoreError) -> (fd: Int32, info: stat)? {
+        let fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT && flags & O_CREAT == 0 { return nil }
+            if code == ELOOP || code == ENXIO || code == EISDIR || code == EMLINK {
+                throw .unsafeFile(path: path, kind: kind(of: path) ?? "not a regular file")
+            }
+            throw .io(path: path, operation: "open", errno: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .io(path: path, operation: "stat", errno: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .unsafeFile(path: path, kind: kind(ofMode: info.st_mode))
+        }
+        return (fd, info)
+    }
+
+    /// A store file's bytes (see `openStoreFile`), or nil when it does not exist.
+    public static func readStoreFile(_ path: String) throws(StoreError) -> [UInt8]? {
+        guard let (fd, _) = try openStoreFile(path) else { return nil }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// What a path that is not a regular file is, in words ("a symbolic link", "a FIFO"…), or
+    /// nil for a regular file or nothing.
+    public static func kind(of path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return kind(ofMode: info.st_mode)
+    }
+
+    static func kind(ofMode mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Everything from the start of `fd` to its end.
+    static func readAll(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
         // Read into uninitialized memory (no zeroing of a large file first); loop until EOF
@@ -53,11 +111,7 @@ public enum FileIO {
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
                 while count < buffer.count {
-                    #if canImport(Glibc)
-                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-                    #else
-                    let n = Darwin.read(fd, buffer.baseAddress! + count, buffer.count - count)
-                    #endif
+                    let n = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
                     if n < 0 {
                         if errno == EINTR { continue }
                         failure = errno
@@ -68,11 +122,31 @@ public enum FileIO {
                 }
                 grew = true
             }
+            if failure == ESPIPE {
+                // A pipe (import from stdin or a FIFO): read as a stream.
+                return try readStream(fd, path: path)
+            }
             if failure != 0 { throw .io(path: path, operation: "read", errno: failure) }
             guard grew else { return bytes }
-            // Filled the whole buffer: there may be more.
-            if lseek(fd, 0, SEEK_SET) < 0 { throw .io(path: path, operation: "read", errno: errno) }
-            capacity *= 2
+            capacity *= 2  // filled the whole buffer: there may be more
+        }
+    }
+
+    private static func readStream(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            #if canImport(Glibc)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            #else
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress!, $0.count) }
+            #endif
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
         }
     }
 
@@ -173,13 +247,14 @@ public enum FileIO {
 
     /// A path `directory/PREFIX-TIME.json` (then `-2`, `-3`… when taken) for files kept beside
     /// the store: backups and damaged files moved aside.
-    public static func timestampedPath(in directory: String, prefix: String, at time: Date) -> String {
+    public static func timestampedPath(in directory: String, prefix: String, at time: Date, extension ext: String = "json") -> String {
         let stamp = Like.timestamp(time).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
-        var path = directory + "/\(prefix)-\(stamp).json"
+        var path = directory + "/\(prefix)-\(stamp).\(ext)"
         var n = 1
-        while FileManager.default.fileExists(atPath: path) {
+        var info = stat()
+        while lstat(path, &info) == 0 {
             n += 1
-            path = directory + "/\(prefix)-\(stamp)-\(n).json"
+            path = directory + "/\(prefix)-\(stamp)-\(n).\(ext)"
         }
         return path
     }
@@ -217,13 +292,17 @@ public final class FileLock {
         FileLock.registry.unlock()
         processLock = lock
         processLock.lock()
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd >= 0 { _ = fchmod(fd, 0o600) }  // whatever the umask made of it
-        guard fd >= 0 else {
-            let code = errno
+        // Never through a link nor onto a FIFO (issue 8): the lock is opened as it is, and the
+        // mode is set on the descriptor opened, not on whatever a path leads to.
+        let fd: Int32
+        do {
+            fd = try FileIO.openStoreFile(path, flags: O_RDWR | O_CREAT)!.fd
+        } catch {
             processLock.unlock()
-            throw .io(path: path, operation: "open the lock file", errno: code)
+            if case .io(_, _, let code) = error { throw .io(path: path, operation: "open the lock file", errno: code) }
+            throw error
         }
+        _ = fchmod(fd, 0o600)  // whatever the umask made of it
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno

@@ -6,11 +6,16 @@ public struct Suite: Hashable, Sendable, Comparable {
     public let name: String
     /// The schema version this build writes and the newest it reads.
     public let schema: Int
+    /// Kept as a snapshot plus a journal of changes and an index (see `LikesBase`), so that a
+    /// change appends one line instead of rewriting the file. Only the likes are.
+    public var journaled = false
 
     public var fileName: String { name + ".json" }
-    var lockName: String { "." + name + ".lock" }
+    public var lockName: String { "." + name + ".lock" }
 
-    public static let likes = Suite(name: "likes", schema: 1)
+    /// Schema 2: a snapshot with a generation, continued by likes.journal (schema 1 files are
+    /// read, and migrated by the first write).
+    public static let likes = Suite(name: "likes", schema: 2, journaled: true)
     public static let state = Suite(name: "state", schema: 1)
     public static let preferences = Suite(name: "preferences", schema: 1)
     public static let all: [Suite] = [likes, state, preferences]
@@ -117,13 +122,17 @@ public final class Settings {
 /// The store: a directory of suite files, each with a lock file beside it.
 public final class SettingsStore: Sendable {
     public let directory: String
+    public let likesFiles: LikesFiles
 
-    public init(directory: String) {
+    /// `journalLimit`: see `LikesFiles` (SHOPY_LIKES_JOURNAL_LIMIT, in bytes, when set).
+    public init(directory: String, journalLimit: Int? = nil) {
         self.directory = directory
+        likesFiles = LikesFiles(directory: directory, journalLimit: journalLimit)
     }
 
     public convenience init(environment: [String: String]) {
-        self.init(directory: FileIO.home(environment: environment))
+        let limit = environment["SHOPY_LIKES_JOURNAL_LIMIT"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        self.init(directory: FileIO.home(environment: environment), journalLimit: limit)
     }
 
     public func path(of suite: Suite) -> String { directory + "/" + suite.fileName }
@@ -148,92 +157,13 @@ public final class SettingsStore: Sendable {
         }
         let session = Session(store: self, writable: suites)
         // Load what we will write first, so a damaged file stops us before any work.
-        for suite in suites.sorted() { _ = try session.document(suite) }
+        for suite in suites.sorted() {
+            if suite.journaled { try session.prepareJournaled() } else { _ = try session.document(suite) }
+        }
         let result = try session.run(body)
         if let error = session.error { throw error }
         try session.commit()
         return result
-    }
-}
-
-/// One suite file, as members of raw JSON bytes.
-struct SuiteDocument {
-    var schema: Int
-    var keys: [String] = []
-    /// Slices of the file as read (no copy), or new bytes for values set in this transaction.
-    var raw: [ArraySlice<UInt8>] = []
-
-    func rawValue(_ key: String) -> ArraySlice<UInt8>? {
-        keys.firstIndex(of: key).map { raw[$0] }
-    }
-
-    mutating func setRaw(_ bytes: ArraySlice<UInt8>, for key: String) {
-        if let index = keys.firstIndex(of: key) {
-            raw[index] = bytes
-        } else {
-            keys.append(key)
-            raw.append(bytes)
-        }
-    }
-
-    /// Parses a suite file. Any problem is reported with the file's path; nothing is changed.
-    static func parse(_ bytes: [UInt8], path: String, suite: Suite) throws(StoreError) -> SuiteDocument {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw .damaged(path: path, problem: bytes.isEmpty ? "it is empty" : "it holds only whitespace")
-        }
-        var document = SuiteDocument(schema: 0)
-        var schema: Int?
-        let result: Result<Void, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-            // One pass over the whole file for UTF-8, then a structural walk that skips strings
-            // sixteen bytes at a time: several times faster than checking string by string.
-            guard JSONParser.isValidUTF8(buffer) else {
-                return .failure(JSONParseError(reason: .invalidString("not valid UTF-8"), offset: 0))
-            }
-            var parser = JSONParser(buffer)
-            parser.validatesUTF8 = false
-            do throws(JSONParseError) {
-                try parser.forEachMember { key, start, parser throws(JSONParseError) in
-                    let range = try parser.skipValue()
-                    if key == "schema" {
-                        schema = Int(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
-                    } else {
-                        document.keys.append(key)
-                        document.raw.append(bytes[range])
-                    }
-                }
-                try parser.expectEnd()
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        if case .failure(let error) = result {
-            if case .unexpected = error.reason, error.offset == 0 || bytes.first(where: { $0 > 0x20 }) != UInt8(ascii: "{") {
-                throw .damaged(path: path, problem: "it is not a JSON object")
-            }
-            throw .damaged(path: path, problem: "it is not valid JSON: \(error)")
-        }
-        guard let schema, schema >= 1 else { throw .damaged(path: path, problem: "it has no valid \"schema\" version") }
-        if schema > suite.schema { throw .newerSchema(path: path, found: schema, known: suite.schema) }
-        document.schema = schema
-        return document
-    }
-
-    /// `{"schema":1,` then one member a line: readable, diff-friendly, and cheap to write.
-    /// The file as pieces to write one after another: the members' bytes are not copied into
-    /// one buffer first (a 5 MB likes list would be, for nothing).
-    func pieces(schema: Int) -> [ArraySlice<UInt8>] {
-        var pieces: [ArraySlice<UInt8>] = [ArraySlice("{\"schema\":\(schema)".utf8)]
-        for (key, value) in zip(keys, raw) {
-            var writer = JSONWriter()
-            writer.append(",\n")
-            writer.writeString(key)
-            writer.bytes.append(UInt8(ascii: ":"))
-            pieces.append(writer.bytes[...])
-            pieces.append(value)
-        }
-        pieces.append(ArraySlice("}\n".utf8))
-        return pieces
     }
 }
 
@@ -245,7 +175,10 @@ final class Session {
     private var cache: [String: Any] = [:]
     private var dirty: Set<Suite> = []
     /// The first problem met while reading a value (a getter cannot throw): the transaction fails.
-    private(set) var error: StoreError?
+    private var recorded: StoreError?
+    var error: StoreError? { recorded ?? likesBase?.failure }
+    /// The likes' files as read in this transaction (under the lock when writable).
+    private var likesBase: LikesBase?
 
     init(store: SettingsStore, writable: Set<Suite>) {
         self.store = store
@@ -267,7 +200,7 @@ final class Session {
         if let document = documents[suite] { return document }
         let path = store.path(of: suite)
         let document: SuiteDocument
-        if let bytes = try FileIO.read(path) {
+        if let bytes = try FileIO.readStoreFile(path) {
             document = try SuiteDocument.parse(bytes, path: path, suite: suite)
         } else {
             document = SuiteDocument(schema: suite.schema)
@@ -286,26 +219,58 @@ final class Session {
     /// list to keep up to date.
     private func checkValues(of suite: Suite) throws(StoreError) {
         // Only what this file's values report is thrown; an earlier problem stays the first one.
-        let earlier = error
-        error = nil
-        defer { error = earlier ?? error }
+        let earlier = recorded
+        recorded = nil
+        defer { recorded = earlier ?? recorded }
         for child in Mirror(reflecting: Settings(session: self)).children {
             if let declaration = child.value as? StoredDeclaration, declaration.suite == suite {
                 declaration.check(in: self)
             }
         }
-        if let error { throw error }
+        if let recorded { throw recorded }
+    }
+
+    /// The likes' files (read once a transaction).
+    func likes() throws(StoreError) -> LikesBase {
+        if let likesBase { return likesBase }
+        let base = try LikesBase.load(store.likesFiles)
+        likesBase = base
+        return base
+    }
+
+    /// Before a write of the likes: the journal is read (damage stops the transaction), and a
+    /// snapshot that no index vouches for is read and checked whole.
+    func prepareJournaled() throws(StoreError) {
+        let base = try likes()
+        if base.index == nil && base.snapshotInfo != nil { _ = try base.snapshot() }
     }
 
     func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value) -> Value {
         let cacheKey = suite.name + "/" + key
         // Unwrap the dictionary's optional first: `nil as? Value` succeeds when Value is optional.
         if let entry = cache[cacheKey], let cached = entry as? Value { return cached }
+        if suite.journaled {
+            // The journal records likes and unlikes: another value in that suite would need its
+            // own kind of record (e.g. prices seen for a like), not a key in the snapshot.
+            precondition(Value.self == LikeCollection.self, "\(suite.name) is journaled: it holds only the likes")
+            do {
+                // A snapshot no index vouches for (edited by hand, of the old format, or left by a
+                // stopped compaction) is checked whole, like any file; an indexed one was checked
+                // when shopy wrote it.
+                try prepareJournaled()
+                let value = LikeCollection(base: try likes())
+                cache[cacheKey] = value
+                return value as! Value
+            } catch {
+                recorded = recorded ?? error
+                return defaultValue
+            }
+        }
         let document: SuiteDocument
         do {
             document = try self.document(suite)
         } catch {
-            self.error = self.error ?? error
+            recorded = recorded ?? error
             return defaultValue
         }
         // Loading the file checks (and caches) every value in it: this one may be there now.
@@ -322,13 +287,19 @@ final class Session {
             return value
         } catch {
             let problem = (error as? StoredValueError)?.problem ?? Session.describe(error)
-            self.error = self.error ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" \(problem)")
+            recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" \(problem)")
             return defaultValue
         }
     }
 
     func set<Value: Codable>(_ value: Value, for key: String, in suite: Suite) {
         precondition(writable.contains(suite), "\(suite.name) is not writable in this transaction")
+        if suite.journaled {
+            precondition(value is LikeCollection, "\(suite.name) is journaled: it holds only the likes")
+            cache[suite.name + "/" + key] = value
+            dirty.insert(suite)
+            return
+        }
         guard var document = try? document(suite) else { return }
         let bytes: [UInt8]
         if let storable = value as? RawStorable {
@@ -337,7 +308,7 @@ final class Session {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(value) else {
-                error = error ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
+                recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
                 return
             }
             bytes = Array(data)
@@ -350,6 +321,10 @@ final class Session {
 
     func commit() throws(StoreError) {
         for suite in dirty.sorted() {
+            if suite.journaled {
+                if let value = cache[suite.name + "/likes"] as? LikeCollection { try LikesCommit.commit(value, base: try likes()) }
+                continue
+            }
             guard let document = documents[suite] else { continue }
             try FileIO.atomicWrite(pieces: document.pieces(schema: suite.schema), to: store.path(of: suite))
         }

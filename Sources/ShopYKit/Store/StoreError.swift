@@ -13,6 +13,9 @@ public enum StoreError: ShopyError, Equatable {
     /// A file given to `likes import` is not a likes export.
     case invalidImport(path: String, problem: String)
     case io(path: String, operation: String, errno: Int32)
+    /// One of shopy's own files is a symbolic link, a FIFO or another non-regular file: it is
+    /// neither followed nor opened for reading or writing.
+    case unsafeFile(path: String, kind: String)
     case notFound(String)
 
     public var message: String {
@@ -23,6 +26,7 @@ public enum StoreError: ShopyError, Equatable {
         case .invalidImport(let path, let problem): return "cannot import \(path): \(problem)"
         case .io(let path, let operation, let code): return "cannot \(operation) \(path): \(StoreError.describe(errno: code))"
         case .notFound(let what): return what
+        case .unsafeFile(let path, let kind): return "\(path) is \(kind), not a regular file: shopy neither follows nor uses it"
         }
     }
 
@@ -31,6 +35,9 @@ public enum StoreError: ShopyError, Equatable {
         case .damaged: return "the file was left unchanged; 'shopy doctor' shows the state, 'shopy doctor --repair' moves it aside"
         case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
         case .invalidImport: return "nothing was changed"
+        case .unsafeFile(let path, let kind):
+            if kind == "a symbolic link" { return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)" }
+            return "'shopy doctor --repair' moves it aside (a lock is removed)"
         case .io, .notFound: return nil
         }
     }
