@@ -151,7 +151,7 @@ public enum EmulatorCommandLine {
     Credentials go in the X-Naver-Client-Id and X-Naver-Client-Secret headers. Control
     endpoints (no keys needed, not counted as API requests):
       GET /_emulator/stats   counters as JSON (requests, status, throttled, lastQuery,
-                             lastParams, maxInFlight, ...)
+                             lastParams, maxInFlight, connections accepted, ...)
       GET /_emulator/reset   zero the counters, the quota and the fault count
 
     Exit status: 0 after a signal, 64 for a bad command line, 65/66 for an items file that
