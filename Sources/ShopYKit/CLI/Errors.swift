@@ -36,9 +36,9 @@ extension ExitCode {
         case let error as SourceError:
             switch error {
             case .missingKeys, .authentication: self = .authentication
-            case .retired, .unreachable, .serverError: self = .unavailable
+            case .retired, .unreachable, .serverError, .networkingUnavailable: self = .unavailable
             case .quotaExceeded, .rateLimited, .timeout: self = .temporary
-            case .badResponse, .truncatedResponse: self = .dataError
+            case .badResponse, .truncatedResponse, .responseTooLarge: self = .dataError
             case .rejected, .invalidBaseURL, .redirected: self = .failure
             }
         case let error as StoreError:
