@@ -9,7 +9,7 @@ final class CurlTransportTests: XCTestCase {
     let transport = CurlTransport.shared
     let clock = ContinuousClock()
 
-    static let fixtures = fixturesDirectory.appendingPathComponent("transport")
+    static let fixtures = transportFixtures
 
     private func send(_ url: String, method: HTTPRequest.Method = .get, headers: [(String, String)] = [], body: [UInt8]? = nil,
                       within seconds: Double = 5) async -> (Result<HTTPResponse, TransportError>, Double) {

@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 @testable import ShopYKit
 
+/// Gzip answers (a search page; 20 MiB of zeros in 20 KB) for the transport tests.
+let transportFixtures = fixturesDirectory.appendingPathComponent("transport")
+
 /// The transport as a user meets it through `shopy`: exit codes and one plain line for the
 /// deadline, the caps, a missing libcurl and a dead proxy; connection reuse seen by the emulator.
 final class TransportEndToEndTests: XCTestCase {
@@ -47,7 +50,7 @@ final class TransportEndToEndTests: XCTestCase {
     }
 
     func testAGzipBombExits65() throws {
-        let bomb = Array(try Data(contentsOf: CurlTransportTests.fixtures.appendingPathComponent("zeros-20MiB.gz")))
+        let bomb = Array(try Data(contentsOf: transportFixtures.appendingPathComponent("zeros-20MiB.gz")))
         let server = try ScriptedHTTPServer { _, connection in
             connection.send("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             connection.send(bomb)
@@ -73,7 +76,7 @@ final class TransportEndToEndTests: XCTestCase {
     }
 
     func testAGzipAnswerIsDecoded() throws {
-        let gzipped = Array(try Data(contentsOf: CurlTransportTests.fixtures.appendingPathComponent("search-one-item.json.gz")))
+        let gzipped = Array(try Data(contentsOf: transportFixtures.appendingPathComponent("search-one-item.json.gz")))
         let server = try ScriptedHTTPServer { request, connection in
             let accepts = request.header("Accept-Encoding")?.contains("gzip") == true
             connection.send("HTTP/1.1 \(accepts ? "200 OK" : "406 Not Acceptable")\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n")
