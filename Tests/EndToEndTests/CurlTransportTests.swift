@@ -215,6 +215,36 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(failure(nothing), .noAnswer)
     }
 
+    func testAnUntrustedCertificateIsRefused() async throws {
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else { throw XCTSkip("needs \(openssl) to serve TLS on loopback") }
+        let directory = TestHome.shared.path + "/tls-\(UUID().uuidString.prefix(6))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let made = try runProcess(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem",
+                                            "-out", directory + "/cert.pem", "-subj", "/CN=127.0.0.1", "-days", "1",
+                                            "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 30)
+        guard made.status == 0 else { throw XCTSkip("openssl cannot make a certificate here: \(made.stderr)") }
+        let port = try closedPort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: openssl)
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem", "-www", "-quiet"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            // s_server may outlive a SIGTERM; it must not outlive the test.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        // Wait until it listens (a refused connection until then).
+        var result: Result<HTTPResponse, TransportError> = .failure(.refused)
+        for _ in 0..<50 {
+            (result, _) = await send("https://127.0.0.1:\(port)/")
+            if case .failure(.refused) = result { try await Task.sleep(for: .milliseconds(100)) } else { break }
+        }
+        XCTAssertEqual(failure(result), .tls, "a self-signed certificate must be refused: verification is always on")
+    }
+
     // MARK: - Cancellation and reuse
 
     func testCancellingTheTaskAbortsTheTransferWithin50ms() async throws {
