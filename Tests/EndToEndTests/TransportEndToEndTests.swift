@@ -130,7 +130,17 @@ final class TransportEndToEndTests: XCTestCase {
     }
 
     func testARankScanReusesConnections() throws {
-        let emulator = try EmulatorProcess(["--items", RankingEndToEndTests.itemsFile, "--latency", "50"])
+        // Its own items file: the shared test home may have been removed by another class's teardown.
+        let directory = NSTemporaryDirectory() + "shopy-transport-\(getpid())-\(UUID().uuidString.prefix(6))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let items = (1...1200).map { rank in
+            WireItem(title: "테스트키워드 상품 \(rank)", link: "https://example.test/\(rank)", image: "", lprice: "\(1000 + rank)",
+                     mallName: "몰\(rank % 37)", productId: String(50_000_000_000 + rank), productType: "2").json
+        }
+        let itemsFile = directory + "/items.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: itemsFile, contents: Data(JSONWriter.serialize(.array(items)))))
+        let emulator = try EmulatorProcess(["--items", itemsFile, "--latency", "50"])
         defer { emulator.stop() }
         let result = try runShopy(["rank", "테스트키워드", "--product", "99999999999", "--depth", "1099", "--json"], environment: emulator.environment)
         XCTAssertEqual(result.status, 0, result.stderr)
