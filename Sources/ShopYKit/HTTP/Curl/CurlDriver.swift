@@ -98,7 +98,9 @@ final class CurlDriver: @unchecked Sendable {
                 }
             }
             for transfer in stopped {
-                if active.removeValue(forKey: transfer.easy) != nil {
+                // Identity, not just the address: the transfer may have finished already.
+                if let current = active[transfer.easy], current === transfer {
+                    active.removeValue(forKey: transfer.easy)
                     _ = cshopy_curl_multi_remove_handle(multi, transfer.easy)
                 }
                 finish(transfer, .failure(.cancelled))
