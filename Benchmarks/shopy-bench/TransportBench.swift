@@ -72,6 +72,27 @@ func emulatorControl(_ base: String, _ path: String) -> JSONValue {
     return value
 }
 
+/// Instructions callgrind counts for `argv`, dumped every 200,000 basic blocks so that what ran
+/// before valgrind gives up is kept (nil without valgrind). For shopy that is the dynamic linking
+/// and runtime start up to the main thread's first park: valgrind 3.19 dies there (a top-level
+/// `await` program parks its main thread in sigsuspend), so the command's own work is not in it.
+func startupInstructions(_ argv: [String], environment: [String: String]) -> Int? {
+    let valgrind = "/usr/bin/valgrind"
+    guard FileManager.default.isExecutableFile(atPath: valgrind) else { return nil }
+    let directory = temporaryDirectory("callgrind")
+    _ = spawn([valgrind, "--tool=callgrind", "--dump-every-bb=200000", "--callgrind-out-file=\(directory)/cg.%p"] + argv,
+              environment: environment)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    var total = 0
+    for file in files {
+        guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n") where line.hasPrefix("totals:") {
+            total += Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+    }
+    return total > 0 ? total : nil
+}
+
 /// A Foundation hello world built with the same toolchain, optimised, as the start-up reference.
 func foundationHelloWorld() -> String? {
     let directory = temporaryDirectory("hello")
@@ -134,9 +155,7 @@ func transportBench(runs: Int) {
 
     // 3. Start-up against a Foundation hello world: CPU time (user + system, which the kernel
     // accounts in nanoseconds, so other load on the machine hardly moves it) and wall time,
-    // medians of runs taken in turn. (callgrind cannot count shopy: valgrind 3.19 crashes when
-    // exit is called off the main thread while that thread is parked in sigsuspend, which is
-    // how a top-level `await` program ends.)
+    // medians of runs taken in turn; and callgrind's count of the part valgrind can follow.
     if let hello = foundationHelloWorld() {
         let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
         let programs: [(String, [String])] = [("Foundation hello world", [hello]), ("shopy --version", [shopy, "--version"]),
@@ -156,6 +175,15 @@ func transportBench(runs: Int) {
         for index in 1..<programs.count {
             let c = median(cpu[index]), w = median(wall[index])
             print("  \(programs[index].0): CPU \(ms(c)) (\(String(format: "%.2f", c / helloCPU))× hello; goal ≤ 1.3×), wall \(ms(w)) (\(String(format: "%.2f", w / helloWall))×)")
+        }
+        // Valgrind cannot run a binary with its debug info: count stripped copies.
+        let stripped = temporaryDirectory("stripped") + "/shopy"
+        if (try? FileManager.default.copyItem(atPath: shopy, toPath: stripped)) != nil,
+           spawn(["/usr/bin/env", "strip", "-g", stripped], environment: env).status == 0,
+           let helloCount = startupInstructions([hello], environment: env),
+           let shopyCount = startupInstructions([stripped, "--version"], environment: env) {
+            print("  callgrind, linking and runtime start until the main thread first parks: shopy \(Money.grouped(shopyCount)), "
+                  + "hello \(Money.grouped(helloCount)) instructions (\(String(format: "%.2f", Double(shopyCount) / Double(helloCount)))×)")
         }
     } else {
         print("start-up: no swiftc to build the Foundation hello world; skipped")
