@@ -319,6 +319,7 @@ case "likes":
     likesProcess(runs: runs)
 case "rank":
     rankScan(runs: min(runs, 9))
+case "trends": trendsKeywords(runs: min(runs, 9))
 case "transport": transportBench(runs: runs)
 case "all":
     titleCleaning()

@@ -61,6 +61,10 @@ public struct EmulatorConfig: Sendable, Equatable {
     public var itemsFile: String? = nil
     /// Log one line per request on stderr.
     public var log: Bool = false
+    /// Answer every DataLab request with 403 (the application lacks DataLab permission).
+    public var dataLabDenied: Bool = false
+    /// Decimals of DataLab ratios (Naver writes 5); nil for full double precision.
+    public var dataLabRatioDecimals: Int? = 5
     /// How long `slow` waits between body bytes. Not a command-line option: tests may shorten it.
     public var slowByteIntervalMilliseconds: Int = 500
 
@@ -115,7 +119,7 @@ public enum EmulatorCommandLine {
     usage: shopy-emulator [options]
 
     Serves the Naver Shopping search API contract (GET /v1/search/shop.json) on loopback from
-    an offline catalog, with the API's errors, limits and injectable faults, so that clients
+    an offline catalog, and DataLab Shopping Insight with synthetic numbers (see below), with the API's errors, limits and injectable faults, so that clients
     can be tested without the network. Prints one line first:
         shopy-emulator listening on http://HOST:PORT
     and runs until SIGINT or SIGTERM.
@@ -144,6 +148,8 @@ public enum EmulatorCommandLine {
       --retired            answer shop.json with 404/SE05, as Naver has since 2026-07-31
       --items FILE         serve the items of FILE (a JSON array of API items) instead of
                            the built-in catalog of 340 recorded items
+      --datalab-denied     answer every DataLab request with 403 (no DataLab permission)
+      --datalab-decimals N decimals of DataLab ratios, or full (default 5, as Naver)
       --log                one line per request on stderr (method, path, status, ms);
                            the key headers are never printed
       -h, --help           show this help
@@ -153,6 +159,19 @@ public enum EmulatorCommandLine {
       GET /_emulator/stats   counters as JSON (requests, status, throttled, lastQuery,
                              lastParams, maxInFlight, connections accepted, ...)
       GET /_emulator/reset   zero the counters, the quota and the fault count
+
+    DataLab Shopping Insight (POST, JSON bodies as Naver's contract) is served on both
+    layouts: /v1/datalab/shopping/<endpoint> with the X-Naver-Client-Id / -Secret headers
+    and /shopping/v1/<endpoint> with X-NCP-APIGW-API-KEY-ID / X-NCP-APIGW-API-KEY (the same
+    --client-id / --client-secret values), endpoints /categories, /category/keywords and
+    /category[/keyword]/{device,gender,age}. Its numbers are SYNTHETIC: deterministic
+    series seeded by code or keyword (weekly and yearly shape), each answer scaled so that
+    its largest value is 100; keywords starting with "noclick" have no clicks. The same
+    --quota, --rate-limit, --latency, --fault* and --retry-after apply (counted apart).
+      GET  /_emulator/datalab/stats        DataLab counters (requests, status, lastBody, ...)
+      GET  /_emulator/datalab/reset        zero them
+      POST /_emulator/datalab/<endpoint>   the ground truth: any number of series in one
+                                           answer, no keys, not counted
 
     Exit status: 0 after a signal, 64 for a bad command line, 65/66 for an items file that
     is not valid / not readable, 69 when the address cannot be bound.
@@ -240,6 +259,18 @@ public enum EmulatorCommandLine {
                 let path = try value()
                 guard !path.isEmpty else { throw .invalidValue(option: name, value: path, expected: "a file path") }
                 config.itemsFile = path
+            case "--datalab-denied":
+                config.dataLabDenied = try flag()
+            case "--datalab-decimals":
+                let text = try value()
+                if text == "full" {
+                    config.dataLabRatioDecimals = nil
+                } else {
+                    guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(text), (0...15).contains(n) else {
+                        throw .invalidValue(option: name, value: text, expected: "0 to 15 decimals, or full")
+                    }
+                    config.dataLabRatioDecimals = n
+                }
             case "--log":
                 config.log = try flag()
             default:

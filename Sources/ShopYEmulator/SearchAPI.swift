@@ -103,9 +103,13 @@ final class SearchAPI: Sendable {
         var connections = 0
     }
 
+    /// DataLab Shopping Insight, served beside the search API.
+    let dataLab: DataLabAPI
+
     init(config: EmulatorConfig, catalog: Catalog) {
         self.config = config
         self.catalog = catalog
+        self.dataLab = DataLabAPI(config: config)
     }
 
     // MARK: - Dispatch
@@ -114,6 +118,7 @@ final class SearchAPI: Sendable {
     /// call `finish()` once the answer is sent (the in-flight count spans the sending).
     func reply(to request: ParsedRequest) -> Reply {
         let path = request.path
+        if let reply = dataLab.reply(to: request) { return reply }
         if path.hasPrefix("/_emulator/") {
             return control(request)
         }

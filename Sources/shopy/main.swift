@@ -8,5 +8,6 @@ import Darwin
 
 // A closed pipe (`shopy search … | head`) must end output quietly, not kill us mid-write.
 signal(SIGPIPE, SIG_IGN)
-let code = await ShopY.main(Array(CommandLine.arguments.dropFirst()), io: .process())
+// From argv's bytes, so that invalid UTF-8 is refused rather than repaired.
+let code = await ShopY.main(rawArguments: RawArguments.process(), io: .process())
 exit(code)

@@ -44,7 +44,7 @@ final class NetworkNamespaceTests: XCTestCase {
         try namespace.connect()
         let online = try namespace.shopy(["status", "--no-probe"])
         XCTAssertEqual(online.status, 0, online.stdout + online.stderr)
-        XCTAssertEqual(online.stdout, "online · ethernet \(namespace.inside)\n")
+        XCTAssertEqual(online.stdout, "path ok · ethernet \(namespace.inside)\n", "--no-probe says what it knows")
 
         // An address but no default route is still offline, and says why.
         try namespace.ip("route", "del", "default")
@@ -78,7 +78,7 @@ final class NetworkNamespaceTests: XCTestCase {
         defer { watch.kill() }
         let initial = try watch.waitForLine(timeout: 5) { _ in true }
         XCTAssertEqual(initial.json["event"]?.stringValue, "initial")
-        XCTAssertEqual(initial.json["status"]?.stringValue, "online")
+        XCTAssertEqual(initial.json["status"]?.stringValue, "path-ok", "--no-probe: the path, not the API")
 
         func expect(_ change: String, status: String, after command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
             let before = Date()
@@ -94,7 +94,7 @@ final class NetworkNamespaceTests: XCTestCase {
         // Down: the kernel also drops the default route through the link.
         try expect("link-down", status: "offline", after: ["link", "set", namespace.inside, "down"])
         try expect("link-up", status: "offline", after: ["link", "set", namespace.inside, "up"])
-        try expect("route-added", status: "online", after: ["route", "add", "default", "via", NetworkNamespace.gateway])
+        try expect("route-added", status: "path-ok", after: ["route", "add", "default", "via", NetworkNamespace.gateway])
         try expect("route-removed", status: "offline", after: ["route", "del", "default"])
 
         let offlineLine = watch.lines.last { $0.json["changes"]?.arrayValue?.contains { $0["change"]?.stringValue == "route-removed" } ?? false }
@@ -112,9 +112,9 @@ final class NetworkNamespaceTests: XCTestCase {
         XCTAssertNotNil(initial.text.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  "#, options: .regularExpression), initial.text)
 
         try namespace.connect()
-        let online = try watch.waitForText(timeout: 5) { $0.contains("→ online") }
+        let online = try watch.waitForText(timeout: 5) { $0.contains("→ path ok") }
         XCTAssertTrue(online.text.contains("default route via \(NetworkNamespace.gateway) on \(namespace.inside) added"), online.text)
-        XCTAssertTrue(online.text.hasSuffix("→ online · ethernet \(namespace.inside)"), online.text)
+        XCTAssertTrue(online.text.hasSuffix("→ path ok · ethernet \(namespace.inside)"), online.text)
 
         watch.signal(SIGTERM)
         XCTAssertEqual(try watch.waitForExit(timeout: 5), 0, "SIGTERM ends the watch with status 0")

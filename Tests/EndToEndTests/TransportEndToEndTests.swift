@@ -17,11 +17,12 @@ final class TransportEndToEndTests: XCTestCase {
     func testABodyTricklingPastTheTimeoutExits75OnTime() throws {
         let emulator = try EmulatorProcess(["--fault", "slow"])
         defer { emulator.stop() }
+        // What starting and ending a process costs here (the deadline starts after that).
+        let startup = try (0..<2).map { _ in try runShopy(["--version"]).seconds }.min()!
         let result = try runShopy(["search", "방충망", "--timeout", "1.5"], environment: emulator.environment)
         assertErrorReport(result, status: 75, contains: ["within 1.5 s"])
         XCTAssertGreaterThanOrEqual(result.seconds, 1.5)
-        // Start-up and exit are a few tens of milliseconds of this.
-        XCTAssertLessThan(result.seconds, 1.6, "--timeout must hold to within 100 ms")
+        XCTAssertLessThan(result.seconds - startup, 1.6, "--timeout must hold to within 100 ms (process start-up \(startup) s aside)")
     }
 
     func testHeadersThenAStallExits75() throws {
@@ -31,9 +32,11 @@ final class TransportEndToEndTests: XCTestCase {
             return false
         }
         defer { server.stop() }
+        let startup = try (0..<2).map { _ in try runShopy(["--version"]).seconds }.min()!
         let result = try runShopy(["search", "방충망", "--timeout", "0.7"], environment: environment(server.baseURL))
         assertErrorReport(result, status: 75, contains: ["no answer from 127.0.0.1 within 0.7 s"])
-        XCTAssertLessThan(result.seconds, 0.8)
+        XCTAssertGreaterThanOrEqual(result.seconds, 0.7)
+        XCTAssertLessThan(result.seconds - startup, 0.8, "process start-up \(startup) s aside")
     }
 
     func testA20MiBBodyExits65AndSaysSo() throws {

@@ -273,14 +273,14 @@ final class NetworkTests: XCTestCase {
         let dns = ProbeResult(target: target, failure: .dns, message: "DNS lookup failed for openapi.naver.com")
 
         XCTAssertEqual(StatusReport(path: online, probe: reached).state, .online)
-        XCTAssertEqual(StatusReport(path: online, probe: nil).state, .online)
+        XCTAssertEqual(StatusReport(path: online, probe: nil).state, .pathOK, "not probed: only the path is known")
         XCTAssertEqual(StatusReport(path: online, probe: dns).state, .limited)
         XCTAssertEqual(StatusReport(path: offline, probe: nil).state, .offline)
 
         XCTAssertEqual(StatusReport(path: online, probe: reached).text(), "online · ethernet eth0 · api openapi.naver.com 23 ms")
         XCTAssertEqual(StatusReport(path: online, probe: dns).text(), "limited · ethernet eth0 · api: DNS lookup failed for openapi.naver.com")
         XCTAssertEqual(StatusReport(path: offline, probe: nil).text(), "offline · no interface with a default route")
-        XCTAssertEqual(StatusReport(path: online, probe: nil).text(), "online · ethernet eth0")
+        XCTAssertEqual(StatusReport(path: online, probe: nil).text(), "path ok · ethernet eth0")
         let local = ProbeResult(target: ProbeTarget(host: "127.0.0.1", port: 8080), address: "127.0.0.1", latency: 0.00002)
         XCTAssertEqual(StatusReport(path: online, probe: local).text(), "online · ethernet eth0 · api 127.0.0.1:8080 1 ms",
                        "a non-standard port is shown; loopback latency rounds up to 1 ms")
@@ -484,14 +484,14 @@ final class NetworkTests: XCTestCase {
         let run = await Shell.run(["status", "--no-probe", "--format", "json"])
         XCTAssertEqual(run.code, expected.isSatisfied ? 0 : 69, run.stdout + run.stderr)
         let json = try JSONParser.parse(run.stdout)
-        XCTAssertEqual(json["status"]?.stringValue, expected.isSatisfied ? "online" : "offline")
+        XCTAssertEqual(json["status"]?.stringValue, expected.isSatisfied ? "path-ok" : "offline")
         XCTAssertEqual(json["path"]?.stringValue, expected.status.rawValue)
         XCTAssertEqual(json["api"], .null)
         XCTAssertEqual(run.stderr, "")
 
         let text = await Shell.run(["status", "--no-probe"])
         XCTAssertEqual(text.code, run.code)
-        XCTAssertTrue(text.stdout.hasPrefix(expected.isSatisfied ? "online · " : "offline · "), text.stdout)
+        XCTAssertTrue(text.stdout.hasPrefix(expected.isSatisfied ? "path ok · " : "offline · "), text.stdout)
         XCTAssertEqual(text.stdout.split(separator: "\n").count, 1)
     }
 

@@ -78,6 +78,9 @@ public struct CommandSpec: Sendable {
     public static let commonOptions: [OptionSpec] = [
         OptionSpec("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown."),
         OptionSpec("help", short: "h", help: "Show help information."),
+        OptionSpec("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print."),
+        OptionSpec("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
+                   choices: ColorMode.allCases.map(\.rawValue)),
     ]
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
@@ -183,6 +186,32 @@ public enum ArgumentParser {
         let names = allowed.map(\.rawValue)
         let hint = Suggest.closest(to: value, among: names).map { "did you mean '\($0)'?" }
         throw UsageError("invalid --\(option) '\(value)'; valid values: \(names.joined(separator: ", "))", hint: hint)
+    }
+
+    /// A plain decimal number in `range`: digits with at most one point (`2`, `0.5`, `.5`, `10.`).
+    /// No sign, exponent, hexadecimal (`0x10`), `inf` or `nan`, which `Double(String)` would take.
+    /// With `aboveLowerBound` the lower bound itself is refused (`--timeout 0`).
+    public static func decimal(_ value: String, option: String, in range: ClosedRange<Double>, unit: String,
+                               aboveLowerBound: Bool = false) throws(UsageError) -> Double {
+        let text = value.trimmingASCIIWhitespace()
+        let span = aboveLowerBound ? "more than \(format(range.lowerBound)) and at most \(format(range.upperBound))"
+                                   : "from \(format(range.lowerBound)) to \(format(range.upperBound))"
+        let expected = "expected \(unit) as a decimal number \(span)"
+        var digits = 0, points = 0
+        for byte in text.utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { digits = -1; break }
+        }
+        guard digits > 0, points <= 1, text.utf8.count <= 32, let number = Double(text), number.isFinite else {
+            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': \(expected)")
+        }
+        guard range.contains(number), !(aboveLowerBound && number == range.lowerBound) else {
+            throw UsageError("invalid --\(option) \(text): \(expected)")
+        }
+        return number
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// A whole number in `range`.

@@ -33,12 +33,14 @@ extension ExitCode {
         switch error {
         case is UsageError:
             self = .usage
+        case is CopyError:
+            self = .unavailable
         case let error as SourceError:
             switch error {
             case .missingKeys, .authentication: self = .authentication
             case .retired, .unreachable, .serverError, .networkingUnavailable: self = .unavailable
-            case .quotaExceeded, .rateLimited, .timeout: self = .temporary
-            case .badResponse, .truncatedResponse, .responseTooLarge: self = .dataError
+            case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline: self = .temporary
+            case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError
             case .rejected, .invalidBaseURL, .redirected: self = .failure
             }
         case let error as StoreError:
@@ -47,6 +49,8 @@ extension ExitCode {
             case .io: self = .ioError
             case .notFound: self = .failure
             }
+        case let error as DataLabError:
+            self = error.exitCode
         case let error as NetworkError:
             switch error {
             case .offline: self = .unavailable

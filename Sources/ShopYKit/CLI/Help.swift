@@ -39,6 +39,7 @@ public enum Help {
             out += row(label: command.name, text: command.abstract, width: width)
         }
         out += row(label: "help [<command>]", text: "Show help for shopy or one command.", width: width)
+        out += row(label: "help --man", text: "Write the manual page shopy(1) as roff: shopy help --man | man -l -", width: width)
         out.append("")
         out.append("OPTIONS:")
         out += row(label: "--version", text: "Show the version.", width: width)

@@ -12,6 +12,10 @@ public final class OutputSink: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var captured: [UInt8] = []
     private let lineBuffered: Bool
+    /// A status line (a progress bar) at the bottom of a terminal: other writes clear it first
+    /// and draw it again after their line, so trace lines never land in the middle of it.
+    private var status: [UInt8]?
+    private static let clearLine: [UInt8] = Array("\r\u{1B}[K".utf8)
     /// Whether this sink writes to the process's own stdout (fd 1).
     public var isFileDescriptor1: Bool { fd == 1 }
 
@@ -40,6 +44,29 @@ public final class OutputSink: @unchecked Sendable {
     public func write(bytes: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
+        guard let status, bytes.last == 0x0A else { return append(bytes) }
+        append(Self.clearLine + bytes + status)
+    }
+
+    /// Shows (or replaces) the status line; it stays below whatever is written until `clearStatus`.
+    public func showStatus(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        status = Array(text.utf8)
+        append(Self.clearLine + status!)
+        if let fd { drain(fd) }
+    }
+
+    public func clearStatus() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard status != nil else { return }
+        status = nil
+        append(Self.clearLine)
+        if let fd { drain(fd) }
+    }
+
+    private func append(_ bytes: [UInt8]) {
         guard let fd else {
             captured.append(contentsOf: bytes)
             return
@@ -94,6 +121,12 @@ public struct IO: Sendable {
     public var terminalColumns: Int?
     public var now: @Sendable () -> Date
     public var currentDirectory: String
+    /// `--quiet` (or config/environment): notices are left out; errors and warnings still print.
+    public var quiet = false
+    /// `--color` resolved with the environment and config; nil: the environment alone decides.
+    public var colorMode: ColorMode?
+    /// Starts other programs (openers, clipboard tools); tests record instead.
+    public var launcher: any Launcher = SystemLauncher()
 
     public init(stdout: OutputSink, stderr: OutputSink, environment: [String: String], stdoutIsTerminal: Bool = false,
                 stderrIsTerminal: Bool = false, terminalColumns: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -133,13 +166,28 @@ public struct IO: Sendable {
         return 80
     }
 
-    /// Colour only on a terminal, never with NO_COLOR (set at all) or TERM=dumb.
-    public var useColor: Bool {
-        stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    /// Colour: `--color`/config when resolved, else the environment (NO_COLOR, CLICOLOR_FORCE,
+    /// CLICOLOR, SHOPY_COLOR); `auto` means only on a terminal and never with TERM=dumb.
+    public var useColor: Bool { colorEnabled(terminal: stdoutIsTerminal) }
+
+    public var stderrUsesColor: Bool { colorEnabled(terminal: stderrIsTerminal) }
+
+    func colorEnabled(terminal: Bool) -> Bool {
+        switch colorMode ?? ColorMode.fromEnvironment(environment)?.mode ?? .auto {
+        case .always: return true
+        case .never: return false
+        case .auto: return terminal && environment["TERM"] != "dumb"
+        }
     }
 
-    public var stderrUsesColor: Bool {
-        stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    /// A notice on stderr (`shopy: searching the offline catalog …`), unless quiet.
+    public func notice(_ text: String) {
+        if !quiet { stderr.line(text) }
+    }
+
+    /// A notice with foreign parts (cleaned by TerminalText).
+    public func notice(_ text: TerminalText) {
+        if !quiet { stderr.line(text) }
     }
 }
 

@@ -35,6 +35,11 @@ public enum ShopY {
         HistoryCommand.self,
         DoctorCommand.self,
         StatusCommand.self,
+        TrendsCommand.self,
+        ConfigCommand.self,
+        OpenCommand.self,
+        CopyCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
@@ -65,12 +70,16 @@ public enum ShopY {
             return .ok
         case "help":
             return help(Array(arguments.dropFirst()), io: io)
+        case "__complete":
+            return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io)
         default:
             break
         }
         guard var type = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
-            if first.hasPrefix("-") {
+            if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
+                error = UsageError("unknown option '\(Sanitizer.clean(first))'", hint: "did you mean '\(near)'?")
+            } else if first.hasPrefix("-") {
                 error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
             } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
                 error = UsageError("unknown command '\(first)'", hint: "did you mean '\(near)'?")
@@ -88,11 +97,16 @@ public enum ShopY {
         }
         let spec = type.fullSpec
         do {
-            let parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
+            var parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
             if parsed.wantsHelp {
                 io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
                 return .ok
             }
+            var io = io
+            let config = try ConfigDefaults.resolve(io: io, path: path)
+            config.apply(to: &parsed, spec: spec, path: path)
+            io.colorMode = try config.colorMode(parsed)
+            io.quiet = parsed.flag("quiet")
             let command = try type.init(parsed)
             let context = Context(io: io, verbose: parsed.verbose, transport: transport)
             return try await command.run(context)
@@ -105,6 +119,11 @@ public enum ShopY {
         let specs = commands.map { $0.fullSpec }
         guard let name = arguments.first else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        }
+        if name == "--man" {
+            guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
+            io.stdout.write(ManPage.render(commands: specs, version: version))
             return .ok
         }
         guard let spec = specs.first(where: { $0.name == name }) else {

@@ -23,7 +23,11 @@ public struct Context: Sendable {
         let kind = requested ?? (credentials == nil ? .catalog : .naver)
         switch kind {
         case .catalog:
-            io.stderr.line(CatalogSource.notice)
+            if requested == nil {
+                let text = CatalogSource.notice(environment: io.environment)
+                // On a terminal, wrapped to its width; in a pipe or a log, one line.
+                io.notice(io.stderrIsTerminal ? Help.wrap(text, width: io.columns, indent: 0, hanging: 7).joined(separator: "\n") : text)
+            }
             return CatalogSource(catalog: catalog())
         case .naver:
             guard let credentials else { throw SourceError.missingKeys }
@@ -39,7 +43,7 @@ public struct Context: Sendable {
                     throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
                 }
             }
-            trace("source: \(base.absoluteString) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
+            trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
             return NaverSource(client: client, timeout: timeout)
@@ -55,6 +59,8 @@ public enum CommonOptions {
     public static let source = OptionSpec("source", value: "source", help: "naver or catalog. Default: naver when NAVER_CLIENT_ID and NAVER_CLIENT_SECRET are set, else the offline catalog.",
                                           choices: SourceKind.allCases.map(\.rawValue))
     public static let timeout = OptionSpec("timeout", value: "seconds", help: "Give up after this many seconds in all, retries included (default 10).")
+    /// For commands that send several requests (rank, popular): the deadline is each request's.
+    public static let requestTimeout = OptionSpec("timeout", value: "seconds", help: "Give up a request after this many seconds, retries included, counted from when the rate limiter lets it go (default 10).")
 
     /// `--format` / `--json`, or nil for the default.
     public static func format(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat? {
@@ -76,9 +82,6 @@ public enum CommonOptions {
 
     public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
         guard let text = parsed.value("timeout") else { return 10 }
-        guard let seconds = Double(text.trimmingASCIIWhitespace()), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-            throw UsageError("invalid --timeout '\(text)': expected seconds, more than 0 and at most 3600")
-        }
-        return seconds
+        return try ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)
     }
 }

@@ -92,11 +92,18 @@ public struct DoctorCommand: Command {
                 }
             }
         } catch let error as StoreError {
+            // The line already names the file: the problem alone, not the path again.
             switch error {
-            case .newerSchema: report.status = "newer"
-            default: report.status = "damaged"
+            case .newerSchema(_, let found, let known):
+                report.status = "newer"
+                report.problem = "schema version \(found), newer than this shopy knows (\(known))"
+            case .damaged(_, let problem):
+                report.status = "damaged"
+                report.problem = problem
+            default:
+                report.status = "damaged"
+                report.problem = error.message
             }
-            report.problem = error.message
         } catch {
             report.status = "damaged"
             report.problem = "\(error)"

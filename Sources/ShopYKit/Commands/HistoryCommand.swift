@@ -3,7 +3,7 @@ public struct HistoryCommand: Command {
     public static let spec = CommandSpec(
         name: "history",
         abstract: "List recent searches; remove one or all; turn recording off or on.",
-        discussion: "Each query is kept once (its latest time), at most \(HistoryEntry.limit) of them.",
+        discussion: "Each query is kept once (its latest time), at most \(HistoryEntry.limit) of them. The table shows local times; JSON, TSV and CSV the UTC time in ISO 8601.",
         options: [
             OptionSpec("clear", help: "Remove every entry."),
             OptionSpec("remove", value: "query", help: "Remove one query (exactly as listed).", repeatable: true),
@@ -24,6 +24,9 @@ public struct HistoryCommand: Command {
         }
         clear = parsed.flag("clear")
         remove = parsed.all("remove").map { $0.trimmingASCIIWhitespace() }
+        if remove.contains(where: \.isEmpty) {
+            throw UsageError("--remove needs a query", hint: "give the query exactly as 'shopy history' lists it")
+        }
         if parsed.flag("on") && parsed.flag("off") { throw UsageError("--on and --off disagree; give one of them") }
         recording = parsed.flag("on") ? true : (parsed.flag("off") ? false : nil)
         if clear && !remove.isEmpty { throw UsageError("--clear removes everything; --remove is not needed with it") }
@@ -85,9 +88,11 @@ public struct HistoryCommand: Command {
             let width = String(history.count).count
             for (i, entry) in history.enumerated() {
                 let number = String(repeating: " ", count: width - String(i + 1).count) + String(i + 1)
-                let room = max(1, io.columns - width - 2 - entry.at.count - 2)
+                // Local time for people (like status --watch); JSON, TSV and CSV keep UTC ISO 8601.
+                let at = LocalTime.display(entry.at)
+                let room = max(1, io.columns - width - 2 - at.count - 2)
                 let query = DisplayWidth.truncate(Sanitizer.clean(entry.query), toWidth: room)
-                io.stdout.line("\(Style.dim.apply(number, enabled: io.useColor))  \(Style.dim.apply(entry.at, enabled: io.useColor))  \(query)")
+                io.stdout.line("\(Style.dim.apply(number, enabled: io.useColor))  \(Style.dim.apply(at, enabled: io.useColor))  \(query)")
             }
             if !enabled && !history.isEmpty { io.stdout.line("(recording is off: 'shopy history --on' turns it back on)") }
         }

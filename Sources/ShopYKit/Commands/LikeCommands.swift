@@ -47,7 +47,7 @@ enum LikeSupport {
                     throw UsageError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' first, or give a productId with --id")
                 }
                 guard let found = listing.rows.first(where: { $0.row == row }) else {
-                    let span = listing.rows.isEmpty ? "it has no rows" : "its rows are \(listing.rows.first!.row)–\(listing.rows.last!.row)"
+                    let span = RowList.describe(listing.rows.map(\.row))
                     throw UsageError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(span))")
                 }
                 resolved.append((target, found.product))
@@ -69,10 +69,11 @@ enum LikeSupport {
     /// nothing), apply `step` to each, write the likes only when one changed, then print a line
     /// a target.
     static func change(_ targets: [LikeTarget], context: Context,
-                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> (line: String, changed: Bool)) throws -> ExitCode {
-        let lines: [String] = try store(context).update([.likes]) { settings in
+                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> (line: TerminalText, changed: Bool)) throws -> ExitCode {
+        // Lines are TerminalText: every id and title in them is cleaned (ids come from the network).
+        let lines: [TerminalText] = try store(context).update([.likes]) { settings in
             var likes = settings.likes
-            var lines: [String] = []
+            var lines: [TerminalText] = []
             var changed = false
             for (target, product) in try resolve(targets, listing: settings.lastListing) {
                 let outcome = try step(&likes, target, product)
@@ -86,8 +87,8 @@ enum LikeSupport {
         return .ok
     }
 
-    static func describe(_ product: Product) -> String {
-        var text = product.productId + "  " + DisplayWidth.truncate(Sanitizer.clean(product.title), toWidth: 50)
+    static func describe(_ product: Product) -> TerminalText {
+        var text: TerminalText = "\(product.productId)  \(DisplayWidth.truncate(Sanitizer.clean(product.title), toWidth: 50))"
         if let price = product.price { text += " (\(Money.won(price)))" }
         return text
     }
@@ -129,6 +130,11 @@ public struct LikeCommand: Command {
                 throw UsageError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
                                  hint: "search for it first, then like its row")
             }
+            // A listing saved before ids were checked may hold one the store would call damage.
+            guard ProductID.usable(product.productId) == product.productId else {
+                throw UsageError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
+                                 hint: "search again: listings leave such items out")
+            }
             if likes.add(Like(product: product, likedAt: now, likedPrice: product.price)) {
                 return ("liked: " + LikeSupport.describe(product), true)
             }
@@ -160,9 +166,9 @@ public struct UnlikeCommand: Command {
             // Every like was checked when the file loaded, so the stored snapshot decodes.
             let snapshot = try? likes.like(id)
             if likes.remove(id) {
-                return ("unliked: " + (snapshot.map { LikeSupport.describe($0.product) } ?? Sanitizer.clean(id)), true)
+                return ("unliked: \(snapshot.map { LikeSupport.describe($0.product) } ?? "\(id)")", true)
             }
-            return ("not liked: " + (product.map(LikeSupport.describe) ?? Sanitizer.clean(id)), false)
+            return ("not liked: \(product.map(LikeSupport.describe) ?? "\(id)")", false)
         }
     }
 }

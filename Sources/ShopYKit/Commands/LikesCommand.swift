@@ -14,7 +14,7 @@ public struct LikesCommand: Command {
     public static let spec = CommandSpec(
         name: "likes",
         abstract: "List liked products; export, import or clear them.",
-        discussion: "The table shows each like's productId, for 'shopy unlike --id'. JSON items carry likedAt and likedPrice (the price when liked).",
+        discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
         options: [
             OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first) or title.",
                        choices: Sort.allCases.map(\.rawValue)),
@@ -67,8 +67,10 @@ public struct LikesCommand: Command {
             if items.isEmpty {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
             } else {
-                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true) { io.stdout.line(line) }
-                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue)"
+                // No row numbers: 'unlike 2' takes rows of the last search, popular or rank
+                // listing, so numbers here would point at the wrong item. The ids are the handle.
+                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true, showRank: false) { io.stdout.line(line) }
+                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue) · by id: shopy unlike|open|copy --id ID"
                 io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             }
         }
@@ -215,13 +217,16 @@ public struct LikesExportCommand: Command {
         name: "export",
         abstract: "Write the likes as JSON to FILE, or to stdout.",
         arguments: [ArgumentSpec("file", help: "Where to write (replaced atomically, mode 0600). Default or '-': stdout.", optional: true)],
-        examples: ["shopy likes export > likes.json", "shopy likes export ~/likes-2026-11.json"])
+        options: [OptionSpec("force", help: "Replace FILE when it exists and is not empty; without it nothing is written.")],
+        examples: ["shopy likes export > likes.json", "shopy likes export ~/likes-2026-11.json", "shopy likes export likes.json --force"])
 
     public var file: String?
+    public var force: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count <= 1 else { throw UsageError("likes export takes one FILE at most") }
         file = parsed.positionals.first.flatMap { $0 == "-" ? nil : $0 }
+        force = parsed.flag("force")
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -232,8 +237,13 @@ public struct LikesExportCommand: Command {
         }
         if let file {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
+            // An earlier export (or anything else) is never lost by accident, as `clear` needs --yes.
+            var info = stat()
+            if !force && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 {
+                throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy likes export \(Sanitizer.clean(file)) --force replaces it")
+            }
             try FileIO.writeExport(bytes, to: path)
-            context.io.stderr.line("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(file)")
+            context.io.notice("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(Sanitizer.clean(file))")
         } else {
             context.io.stdout.write(bytes: bytes)
         }

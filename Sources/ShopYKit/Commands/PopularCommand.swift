@@ -14,7 +14,7 @@ public struct PopularCommand: Command {
             OptionSpec("size", value: "n", help: "Items a section, 1 to 100 (default 10)."),
             OptionSpec("save", help: "Save the --section keywords as the default sections."),
             OptionSpec("reset", help: "Forget saved sections and use the built-in ones again."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
+            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
         ],
         examples: ["shopy popular", "shopy popular --section 고양이 --section 강아지 --size 5",
                    "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'"])
@@ -36,6 +36,7 @@ public struct PopularCommand: Command {
         for keyword in parsed.all("section") {
             let trimmed = keyword.trimmingASCIIWhitespace()
             guard !trimmed.split(whereSeparator: { $0.isWhitespace }).isEmpty else { throw UsageError("a --section keyword is empty") }
+            try QueryLimit.check(trimmed, what: "a --section keyword")
             if seen.insert(trimmed).inserted { sections.append(trimmed) }
         }
         size = try parsed.value("size").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay) } ?? 10
@@ -66,7 +67,8 @@ public struct PopularCommand: Command {
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
             try store.update([.preferences]) { settings in settings.popularSections = save ? sections : nil }
-            context.io.stderr.line(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" : "shopy: default sections reset to the built-in ones")
+            // The keywords are argv: echoed cleaned, like everything foreign.
+            context.io.notice(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" as TerminalText : "shopy: default sections reset to the built-in ones")
         }
         let keywords: [String]
         if !sections.isEmpty {
@@ -128,6 +130,7 @@ public struct PopularCommand: Command {
         }
         memory.remember("popular " + keywords.joined(separator: ", "), rows: rows, query: nil)
         render(listed, context: context)
+        reportEmpty(listed, source: productSource.kind, context: context)
 
         let failures = pages.compactMap { section -> Error? in
             if case .failure(let box) = section.result { return box.error }
@@ -189,6 +192,11 @@ public struct PopularCommand: Command {
                 reportFailures(listed, io: io)
             }
         case .table:
+            // One table for every section, so that the columns line up across them; its header
+            // once, at the top.
+            let all = listed.flatMap(\.1)
+            var lines = Render.table(all, columns: io.columns, color: io.useColor)[...]
+            if let header = lines.popFirst() { io.stdout.line(header) }
             for (index, (section, items)) in listed.enumerated() {
                 if index > 0 { io.stdout.line() }
                 let title = "\(index + 1). \(Sanitizer.clean(section.keyword))"
@@ -197,13 +205,35 @@ public struct PopularCommand: Command {
                     let heading = title + "  ·  \(Money.grouped(page.total)) result\(page.total == 1 ? "" : "s")"
                     io.stdout.line(Style.bold.apply(DisplayWidth.truncate(heading, toWidth: io.columns), enabled: io.useColor))
                     if items.isEmpty { io.stdout.line("   no results") }
-                    for line in Render.table(items, columns: io.columns, color: io.useColor).dropFirst() { io.stdout.line(line) }
+                    for line in lines.prefix(items.count) { io.stdout.line(line) }
+                    lines = lines.dropFirst(items.count)
                 case .failure(let box):
                     io.stdout.line(Style.bold.apply(DisplayWidth.truncate(title, toWidth: io.columns), enabled: io.useColor))
                     let message = (box.error as? ShopyError)?.message ?? "\(box.error)"
                     io.stdout.line(Style.red.apply(DisplayWidth.truncate("   failed: " + Sanitizer.clean(message), toWidth: io.columns), enabled: io.useColor))
                 }
             }
+        }
+    }
+
+    /// Sections without results: a table says it in place; other formats on stderr (a pipe
+    /// would otherwise get nothing at all). On the catalog, what it holds, once.
+    func reportEmpty(_ listed: [(Section, [ListedItem])], source: SourceKind, context: Context) {
+        let io = context.io
+        let empty = listed.filter { section, items in
+            if case .success(let page) = section.result { return items.isEmpty && page.total == 0 } else { return false }
+        }
+        guard !empty.isEmpty else { return }
+        let table = (format ?? OutputFormat.defaultFor(io)) == .table
+        if !table {
+            for (section, _) in empty { io.stderr.line("shopy: no results for section '\(Sanitizer.clean(section.keyword))'" + (source == .catalog ? " in the offline catalog" : "")) }
+        }
+        guard source == .catalog else { return }
+        if table {
+            io.stdout.line()
+            NoResultsHelp.table(context.catalog(), io: io)
+        } else {
+            NoResultsHelp.hints(context.catalog(), io: io)
         }
     }
 

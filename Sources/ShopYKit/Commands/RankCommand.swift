@@ -1,41 +1,20 @@
 import Foundation
 
-/// Spaces request starts at least 1/rate seconds apart, across tasks: a token bucket of one,
-/// so that a scan never bursts past the API's per-second limit (about 10 a second).
-public actor RateLimiter {
-    private let interval: Duration
-    private var next: ContinuousClock.Instant
-    private let clock = ContinuousClock()
-
-    public init(perSecond rate: Double) {
-        interval = .nanoseconds(Int64((1_000_000_000 / rate).rounded()))
-        next = ContinuousClock.now
-    }
-
-    /// Waits for the next free slot and takes it.
-    public func acquire() async {
-        let now = clock.now
-        let slot = max(now, next)
-        next = slot + interval
-        if slot > now { try? await Task.sleep(until: slot, clock: clock) }
-    }
-}
-
 /// `shopy rank <keyword>`: where does a product, or a store's products, rank for a keyword?
 public struct RankCommand: Command {
     public static let spec = CommandSpec(
         name: "rank",
         abstract: "Find where a product or a store ranks for a keyword (relevance order).",
-        discussion: "Scans the relevance-ordered results 100 at a time (starts 1, 101, …, 901, then 1000 for ranks 1,001–1,099) down to --depth, several pages at once but never faster than --rate requests a second. It stops as soon as the first match is certain, unless --all asks for every match. Every matcher given must hold: --product compares productIds, --mall whole mall names, --title a part of the cleaned title (case and spacing ignored). The web page and position are those of Naver's 40-per-page listing.",
+        discussion: "Scans the relevance-ordered results 100 at a time (start=1, 101, …, 901, then start=1000 for ranks 1,001–1,099) down to --depth, several pages at once but never faster than --rate requests a second. It stops as soon as the first match is certain, unless --all asks for every match. Every matcher given must hold: --product compares productIds, --mall whole mall names, --title a part of the cleaned title (case and spacing ignored). The web page and position are those of Naver's 40-per-page listing.",
         arguments: [ArgumentSpec("keyword", help: "The search keyword to rank for.", variadic: true)],
         options: [
             OptionSpec("product", value: "id", help: "Match this productId."),
             OptionSpec("mall", value: "name", help: "Match this mall (store) name, whole."),
             OptionSpec("title", value: "text", help: "Match titles containing this text."),
-            OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1000)."),
+            OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1,000)."),
             OptionSpec("all", help: "List every match within the depth, not only the first."),
-            OptionSpec("rate", value: "n", help: "At most this many requests a second (default 8; the API throttles at about 10)."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
+            OptionSpec("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8; the API throttles at about 10)."),
+            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
         ],
         examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 --product 88159546540 --json",
                    "shopy rank 세제 --mall 티에스shop --title 세탁세제 --all --depth 500", "shopy rank 방충망 --title 자석 --mall 다샵"])
@@ -56,6 +35,7 @@ public struct RankCommand: Command {
         if keyword.split(whereSeparator: { $0.isWhitespace }).isEmpty {
             throw UsageError("rank needs a keyword", hint: "e.g. shopy rank 방충망 --mall 다샵")
         }
+        try QueryLimit.check(keyword, what: "the keyword")
         func nonEmpty(_ name: String) throws(UsageError) -> String? {
             guard let value = parsed.value(name) else { return nil }
             let trimmed = value.trimmingASCIIWhitespace()
@@ -70,14 +50,9 @@ public struct RankCommand: Command {
         }
         depth = try parsed.value("depth").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "depth", in: 1...SearchRequest.maxRank) } ?? 1000
         all = parsed.flag("all")
-        if let text = parsed.value("rate") {
-            guard let value = Double(text.trimmingASCIIWhitespace()), value.isFinite, value > 0, value <= 100 else {
-                throw UsageError("invalid --rate '\(text)': expected requests a second, more than 0 and at most 100")
-            }
-            rate = value
-        } else {
-            rate = 8
-        }
+        rate = try parsed.value("rate").map { v throws(UsageError) in
+            try ArgumentParser.decimal(v, option: "rate", in: RateLimiter.rates, unit: "requests a second")
+        } ?? 8
         format = try CommonOptions.format(parsed)
         source = try CommonOptions.source(parsed)
         timeout = try CommonOptions.timeout(parsed)
@@ -114,8 +89,8 @@ public struct RankCommand: Command {
     public struct Match: Sendable {
         public var rank: Int
         public var product: Product
-        public var webPage: Int { (rank - 1) / 40 + 1 }
-        public var webPosition: Int { (rank - 1) % 40 + 1 }
+        public var webPage: Int { ListingArithmetic.webPlace(rank: rank).page }
+        public var webPosition: Int { ListingArithmetic.webPlace(rank: rank).position }
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -129,6 +104,7 @@ public struct RankCommand: Command {
         watcher?.start()
         defer { watcher?.stop() }
         let timeout = self.timeout
+        let sent = RequestCounter()
         let productSource = try context.source(source, timeout: timeout, beforeRequest: {
             await limiter.acquire()
             // Checked after the limiter's wait, so that requests queued there do not go out into
@@ -137,11 +113,19 @@ public struct RankCommand: Command {
                 _ = await watcher.waitUntilSatisfied(timeout: timeout)
                 await limiter.acquire()
             }
+            if !Task.isCancelled { sent.add() }
         })
         let scan = try await Scan(command: self, source: productSource, context: context).run()
         let memory = ListingMemory(context: context)
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
-        render(scan, liked: memory.likedIDs(), context: context)
+        render(scan, liked: memory.likedIDs(), context: context, sent: productSource.kind == .catalog ? nil : sent.count)
+        if scan.total == 0 && productSource.kind == .catalog {
+            if (format ?? OutputFormat.defaultFor(context.io)) == .table {
+                NoResultsHelp.table(context.catalog(), io: context.io)
+            } else {
+                NoResultsHelp.hints(context.catalog(), io: context.io)
+            }
+        }
         return .ok
     }
 
@@ -216,7 +200,8 @@ public struct RankCommand: Command {
             for (index, page) in results.enumerated() where index < stopAt {
                 guard let page else { continue }
                 for (i, product) in page.items.enumerated() {
-                    let rank = page.start + i
+                    // Answers are checked (`AnswerCheck`), and the sum saturates all the same.
+                    let rank = ListingArithmetic.rank(start: page.start, index: i)
                     // The last page starts at 1000 and repeats that rank.
                     if rank <= scannedTo || rank > command.depth { continue }
                     scannedTo = rank
@@ -227,7 +212,7 @@ public struct RankCommand: Command {
                     }
                 }
             }
-            return Outcome(matches: matches, scannedTo: scannedTo, total: total == Int.max ? 0 : total, requests: requests)
+            return Outcome(matches: matches, scannedTo: scannedTo, total: total == Int.max ? 0 : max(0, total), requests: requests)
         }
     }
 
@@ -243,24 +228,36 @@ public struct RankCommand: Command {
             self.io = context.io
             self.total = total
             self.keyword = Sanitizer.clean(keyword)
-            self.enabled = context.io.stderrIsTerminal
+            self.enabled = context.io.stderrIsTerminal && !context.io.quiet
         }
 
         func update(scanned: Int) {
             guard enabled else { return }
-            let width = 24
-            let done = min(width, scanned * width / max(1, total))
-            let bar = String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
-            let line = DisplayWidth.truncate("scanning \(keyword) \(bar) \(min(scanned, total))/\(total)", toWidth: max(10, io.columns - 1))
-            io.stderr.write("\r\u{1B}[K" + line)
-            io.stderr.flush()
+            io.stderr.showStatus(Self.line(keyword: keyword, scanned: scanned, total: total, columns: io.columns))
             shown = true
         }
 
         func finish() {
             guard enabled, shown else { return }
-            io.stderr.write("\r\u{1B}[K")
-            io.stderr.flush()
+            io.stderr.clearStatus()
+        }
+
+        /// `scanning 방충망 ████░░░░ 300/1,000`, within `columns − 1`: the count always shows;
+        /// the bar shrinks first (24 cells down to 4, then none), then the keyword is cut, then
+        /// "scanning" goes.
+        static func line(keyword: String, scanned: Int, total: Int, columns: Int) -> String {
+            let room = max(10, columns - 1)
+            let count = "\(Money.grouped(min(scanned, total)))/\(Money.grouped(total))"
+            let words = "scanning " + keyword
+            func bar(_ width: Int) -> String {
+                let done = min(width, scanned * width / max(1, total))
+                return String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
+            }
+            let spare = room - DisplayWidth.of(words) - DisplayWidth.of(count) - 2
+            if spare >= 4 { return words + " " + bar(min(24, spare)) + " " + count }
+            let keywordRoom = room - DisplayWidth.of("scanning ") - DisplayWidth.of(count) - 1
+            if keywordRoom >= 4 { return DisplayWidth.truncate(words, toWidth: DisplayWidth.of("scanning ") + keywordRoom) + " " + count }
+            return DisplayWidth.truncate(count, toWidth: room)
         }
     }
 
@@ -268,19 +265,20 @@ public struct RankCommand: Command {
 
     func describeMatchers() -> String {
         var parts: [String] = []
-        if let productID { parts.append("product \(productID)") }
+        if let productID { parts.append("product \(Sanitizer.clean(productID))") }
         if let mall { parts.append("mall '\(Sanitizer.clean(mall))'") }
         if let title { parts.append("title containing '\(Sanitizer.clean(title))'") }
         return parts.joined(separator: ", ")
     }
 
-    func render(_ scan: Outcome, liked: Set<String>?, context: Context) {
+    /// `sent`: requests that went to the server; nil on the catalog, which sends none.
+    func render(_ scan: Outcome, liked: Set<String>?, context: Context, sent: Int? = nil) {
         let io = context.io
         let items = scan.matches.map { match in
             ListedItem(rank: match.rank, product: match.product, liked: liked.map { $0.contains(match.product.productId) },
                        extra: [("webPage", .int(match.webPage)), ("webPosition", .int(match.webPosition))])
         }
-        let reach = min(depth, scan.total)
+        let reach = ListingArithmetic.reach(depth: depth, total: scan.total)
         switch format ?? OutputFormat.defaultFor(io) {
         case .json:
             var o = JSONObject()
@@ -303,17 +301,22 @@ public struct RankCommand: Command {
                 io.stdout.line(absentMessage(reach: reach))
                 return
             }
+            // TerminalText: keyword, title, mall, id and link are all cleaned on the way in.
             for match in scan.matches {
-                let heart = liked?.contains(match.product.productId) == true ? " ♥" : ""
-                let line = "#\(match.rank) for '\(Sanitizer.clean(keyword))' · web page \(match.webPage), position \(match.webPosition)\(heart)"
-                io.stdout.line(Style.bold.apply(DisplayWidth.truncate(line, toWidth: io.columns), enabled: io.useColor))
+                let heart: TerminalText = liked?.contains(match.product.productId) == true ? " ♥" : ""
+                let line: TerminalText = "#\(match.rank) for '\(keyword)' · web page \(match.webPage), position \(match.webPosition)\(heart)"
+                io.stdout.line(line.truncated(toWidth: io.columns).styled(.bold, enabled: io.useColor))
                 let p = match.product
-                for text in [Sanitizer.clean(p.title), "\(Money.won(p.price)) · \(Sanitizer.clean(p.mall ?? "-")) · \(p.productId)", Sanitizer.clean(p.link ?? "")] where !text.isEmpty {
-                    io.stdout.line(DisplayWidth.truncate("  " + text, toWidth: io.columns))
+                let texts: [TerminalText] = ["\(p.title)", "\(Money.won(p.price)) · \(p.mall ?? "-") · \(p.productId)"]
+                for text in texts where !text.isEmpty {
+                    io.stdout.line(("  " + text).truncated(toWidth: io.columns))
                 }
+                // A link is never cut: on its own line, whole (a terminal wraps it; open and copy take it too).
+                if let link = p.link.map(Sanitizer.clean), !link.isEmpty { io.stdout.line("  " + link) }
             }
             let footer = all ? "\(scan.matches.count) match\(scan.matches.count == 1 ? "" : "es") in the top \(Money.grouped(reach))" : "first match in the top \(Money.grouped(reach))"
-            io.stdout.line(Style.dim.apply(footer + " · \(scan.requests) request\(scan.requests == 1 ? "" : "s")", enabled: io.useColor))
+            let requests = sent.map { " · \($0) request\($0 == 1 ? "" : "s") sent" } ?? " · offline catalog"
+            io.stdout.line(Style.dim.apply(footer + requests, enabled: io.useColor))
         }
         if items.isEmpty && (format ?? OutputFormat.defaultFor(io)) != .table && (format ?? OutputFormat.defaultFor(io)) != .json {
             io.stderr.line("shopy: " + absentMessage(reach: reach))

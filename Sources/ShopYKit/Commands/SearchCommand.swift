@@ -3,7 +3,7 @@ public struct SearchCommand: Command {
     public static let spec = CommandSpec(
         name: "search",
         abstract: "Search products, one page at a time.",
-        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. The API reaches rank 1,099 at most (start 1000, size 100).",
+        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099.",
         arguments: [ArgumentSpec("query", help: "The words to search for. Every word must match.", variadic: true)],
         options: [
             OptionSpec("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
@@ -42,6 +42,7 @@ public struct SearchCommand: Command {
         if query.split(whereSeparator: { $0.isWhitespace }).isEmpty {
             throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
         }
+        try QueryLimit.check(query, what: "the query")
         sort = try parsed.value("sort").map { v throws(UsageError) in
             try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
         } ?? .sim
@@ -63,7 +64,7 @@ public struct SearchCommand: Command {
             let lastPage = (SearchRequest.maxStart - 1) / size + 1
             // (page − 1) · size is computed only where it cannot overflow.
             let where_ = page > SearchRequest.maxStart ? "" : " at result \(Money.grouped(start)),"
-            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(SearchRequest.maxStart)",
+            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(Money.grouped(SearchRequest.maxStart))",
                              hint: "the last reachable page at size \(size) is \(lastPage)")
         }
     }
@@ -71,6 +72,10 @@ public struct SearchCommand: Command {
     static func parseExclude(_ values: [String]) throws(UsageError) -> Set<ExcludeKind> {
         var kinds = Set<ExcludeKind>()
         for value in values {
+            // `--exclude ''` (an unset variable, say) is a mistake, not a request to exclude nothing.
+            if value.split(whereSeparator: { $0 == "," || $0 == ":" || $0 == " " }).isEmpty {
+                throw UsageError("--exclude is empty", hint: "give used, rental and/or cbshop, comma-separated")
+            }
             for part in value.split(whereSeparator: { $0 == "," || $0 == ":" }) {
                 let word = String(part).trimmingASCIIWhitespace()
                 if word.isEmpty { continue }
@@ -125,33 +130,37 @@ public struct SearchCommand: Command {
         switch format {
         case .json:
             io.stdout.write(bytes: JSONWriter.serialize(listing.json, pretty: true) + [0x0A])
+            if listing.items.isEmpty && page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
             return
         case .jsonl, .tsv, .csv:
             io.stdout.write(Render.lines(listing.items, format: format) ?? "")
         case .table:
             if listing.items.isEmpty {
                 io.stdout.line(emptyMessage(page))
+                if page.total == 0 && page.source == .catalog { NoResultsHelp.table(context.catalog(), io: io) }
                 return
             }
             for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
             return
         }
-        if listing.items.isEmpty { io.stderr.line("shopy: " + emptyMessage(page)) }
+        if listing.items.isEmpty {
+            io.stderr.line("shopy: " + emptyMessage(page))
+            if page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
+        }
     }
 
     func emptyMessage(_ page: SearchPage) -> String {
         let quoted = "'\(Sanitizer.clean(page.query))'"
         if page.total > 0 && page.start > page.total {
-            let last = (min(page.total, SearchRequest.maxRank) - 1) / size + 1
+            let last = ListingArithmetic.lastPage(total: page.total, size: size)
             return "page \(self.page) is past the last result for \(quoted) (\(Money.grouped(page.total)) in all; the last page at size \(size) is \(last))"
         }
         return "no results for \(quoted)" + (page.source == .catalog ? " in the offline catalog" : "")
     }
 
     func footer(_ page: SearchPage, count: Int) -> String {
-        let first = page.start
-        let last = page.start + count - 1
+        let (first, last) = ListingArithmetic.range(start: page.start, count: count)
         var text = "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(page.total)) · sort \(page.sort.rawValue)"
         if page.source == .catalog { text += " · offline catalog" }
         return text

@@ -12,11 +12,11 @@ public struct StatusCommand: Command {
         name: "status",
         abstract: "Show whether the network and the API can be reached; --watch follows changes.",
         discussion: """
-            online: a default route goes through an interface that is up, has link and a usable address, and the API host (SHOPY_API_BASE, default openapi.naver.com) resolves and accepts a TCP connection within --timeout; nothing is sent to it. limited: the path is usable but that probe failed (DNS, refused, unreachable, timeout). offline: no usable default route; the probe is skipped. Exit status 0 when online, 69 when limited or offline.
+            online: a default route goes through an interface that is up, has link and a usable address, and the API host (SHOPY_API_BASE, default openapi.naver.com) resolves and accepts a TCP connection within --timeout; nothing is sent to it. limited: the path is usable but that probe failed (DNS, refused, unreachable, timeout). path ok (path-ok in JSON): with --no-probe, the path is usable and the API was not tried. offline: no usable default route; the probe is skipped. Exit status 0 when online or path ok, 69 when limited or offline.
 
             With --watch, the current state comes first, then one timestamped line for each change (interfaces, link up/down, usable addresses, default routes; the probe runs again on each change, and every 15 s while limited) until Ctrl-C or SIGTERM, which end it with status 0. Changes are reported by the kernel as they happen; nothing is polled.
 
-            --format json prints one object: status (online, limited, offline), path (satisfied, unsatisfied), reason (why unsatisfied, else null), interfaces [{name, type}] (type: wifi, ethernet, cellular, loopback, other), api {host, port, address, ok, latencyMs, dnsMs, failure, message} or null when not probed (failure: dns, dns-timeout, refused, unreachable, timeout, error). --format jsonl prints the same object compact, one a line, with time (UTC) and event first: initial, then online, limited or offline when the status changed, else change; and changes [{change, interface, …}] (change: interface-added, interface-removed, link-up, link-down, address-added, address-removed, route-added, route-removed, api-reachable, api-unreachable).
+            --format json prints one object: status (online, limited, path-ok, offline), path (satisfied, unsatisfied), reason (why unsatisfied, else null), interfaces [{name, type}] (type: wifi, ethernet, cellular, loopback, other), api {host, port, address, ok, latencyMs, dnsMs, failure, message} or null when not probed (failure: dns, dns-timeout, refused, unreachable, timeout, error). --format jsonl prints the same object compact, one a line, with time (UTC) and event first: initial, then online, limited, path-ok or offline when the status changed, else change; and changes [{change, interface, …}] (change: interface-added, interface-removed, link-up, link-down, address-added, address-removed, route-added, route-removed, api-reachable, api-unreachable).
             """,
         options: [
             OptionSpec("watch", short: "w", help: "Keep running and print a line for each change, until Ctrl-C or SIGTERM."),
@@ -63,9 +63,7 @@ public struct StatusCommand: Command {
         }
         self.format = format ?? .text
         if let text = parsed.value("timeout") {
-            guard let seconds = Double(text.trimmingASCIIWhitespace()), seconds.isFinite, seconds > 0, seconds <= 60 else {
-                throw UsageError("invalid --timeout '\(text)': expected seconds, more than 0 and at most 60")
-            }
+            let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...60, unit: "seconds", aboveLowerBound: true)
             timeout = seconds
         } else {
             timeout = APIProbe.defaultTimeout
@@ -90,7 +88,7 @@ public struct StatusCommand: Command {
         case .jsonl:
             context.io.stdout.line(JSONWriter.string(report.jsonLine(time: context.io.now(), event: "initial", changes: [])))
         }
-        return report.state == .online ? .ok : .unavailable
+        return report.state == .online || report.state == .pathOK ? .ok : .unavailable
     }
 
     /// Probes when asked to and when the path is usable (offline, it could only fail, slowly).
@@ -225,6 +223,11 @@ public struct StatusCommand: Command {
 public struct StatusReport: Sendable, Equatable {
     public enum State: String, Sendable {
         case online, limited, offline
+        /// --no-probe and the path is usable: what is known, without claiming the API answers.
+        case pathOK = "path-ok"
+
+        /// As text says it: `path ok`.
+        public var display: String { self == .pathOK ? "path ok" : rawValue }
     }
 
     public var path: PathStatus
@@ -236,17 +239,18 @@ public struct StatusReport: Sendable, Equatable {
         self.probe = probe
     }
 
-    /// online: path satisfied and the probe passed or was skipped; limited: satisfied but the
-    /// probe failed; offline: unsatisfied.
+    /// online: path satisfied and the probe passed; limited: satisfied but the probe failed;
+    /// path-ok: satisfied and not probed (--no-probe); offline: unsatisfied.
     public var state: State {
         guard path.isSatisfied else { return .offline }
-        return probe?.ok ?? true ? .online : .limited
+        guard let probe else { return .pathOK }
+        return probe.ok ? .online : .limited
     }
 
     /// `online · ethernet eth0 · api openapi.naver.com 23 ms`.
     public func text(color: Bool = false) -> String {
-        let style: Style = state == .online ? .green : (state == .limited ? .yellow : .red)
-        var parts = [style.apply(state.rawValue, enabled: color), path.interfaceSummary]
+        let style: Style = state == .online || state == .pathOK ? .green : (state == .limited ? .yellow : .red)
+        var parts = [style.apply(state.display, enabled: color), path.interfaceSummary]
         if let probe {
             let target = probe.target
             let host = target.port == 443 || target.port == 80 ? target.host : target.display

@@ -28,7 +28,7 @@ public enum RequestBuilder {
         let text = environment["SHOPY_API_BASE"].map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultBase
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, url.query == nil, (1...65535).contains(url.port ?? 80) else {
-            throw .invalidBaseURL(text)
+            throw .invalidBaseURL(URLRedaction.redact(text))
         }
         return url
     }
@@ -107,15 +107,10 @@ public struct RetryPolicy: Sendable {
         return jittered
     }
 
-    /// Seconds from a Retry-After header: delta-seconds or an HTTP date.
+    /// Seconds from a Retry-After header (RFC 9110: delay-seconds or an HTTP-date), clamped to
+    /// `RetryAfter.maxSeconds`; nil when absent or not valid.
     public static func retryAfter(_ value: String?, now: Date) -> Double? {
-        guard let value = value?.trimmingASCIIWhitespace(), !value.isEmpty else { return nil }
-        if let seconds = Double(value), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
-        return nil
+        RetryAfter.seconds(value, now: now)
     }
 }
 
@@ -160,7 +155,7 @@ public struct NaverClient: Sendable {
         while true {
             attempt += 1
             if attempt > 1, let beforeRequest { await beforeRequest() }
-            trace("> GET \(url.absoluteString)")
+            trace("> GET \(URLRedaction.redact(url.absoluteString))")
             trace("> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]")
             let started = clock.now
             let response: HTTPResponse
@@ -204,7 +199,15 @@ public struct NaverClient: Sendable {
             // Retry a throttle or a server error, if attempts and time remain.
             guard attempt <= retry.maxRetries else { throw failure }
             let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"], now: Date())
-            let delay = retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1))
+            if let retryAfter, clock.now.advanced(by: .milliseconds(Int64(retryAfter * 1000))) >= deadline {
+                // The server asks for more time than is left: waiting would only end in a timeout.
+                trace("Retry-After \(String(format: "%.0f", retryAfter)) s passes the deadline; giving up")
+                let body = WireErrorBody(body: response.body)
+                throw .retryAfterDeadline(status: response.status, seconds: retryAfter,
+                                          code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) },
+                                          serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+            }
+            let delay = min(retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1)), RetryAfter.maxSeconds)
             let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
             guard wake < deadline else {
                 trace("no time left for a retry within --timeout")

@@ -44,8 +44,11 @@ public struct SearchPage: Equatable, Sendable {
     public var start: Int
     public var display: Int
     public var items: [Product]
+    /// Items of the answer the mapper left out (no usable productId): `--verbose` says how many.
+    public var dropped: Int
 
-    public init(query: String, sort: SortOrder, source: SourceKind, total: Int, start: Int, display: Int, items: [Product]) {
+    public init(query: String, sort: SortOrder, source: SourceKind, total: Int, start: Int, display: Int, items: [Product],
+                dropped: Int = 0) {
         self.query = query
         self.sort = sort
         self.source = source
@@ -53,18 +56,24 @@ public struct SearchPage: Equatable, Sendable {
         self.start = start
         self.display = display
         self.items = items
+        self.dropped = dropped
     }
 
-    /// The absolute rank of `items[index]`.
-    public func rank(of index: Int) -> Int { start + index }
+    /// The absolute rank of `items[index]`; saturates instead of trapping (answers are checked
+    /// by `AnswerCheck` first, so a real page never comes near).
+    public func rank(of index: Int) -> Int { ListingArithmetic.rank(start: start, index: index) }
 }
 
 /// The one place where wire items become products.
+///
+/// Every text field is bounded (`FieldLimits`) before anything is listed or stored, and an item
+/// without a usable productId (`ProductID.usable`) is left out of a page: the store would call
+/// such an id damage.
 public enum ProductMapper {
     public static func product(from item: WireItem) -> Product {
         Product(
             productId: item.productId.trimmingASCIIWhitespace(),
-            title: TitleCleaner.clean(item.title),
+            title: FieldLimits.cut(TitleCleaner.clean(FieldLimits.cutRaw(item.title, to: FieldLimits.title)), to: FieldLimits.title),
             price: price(item.lprice),
             highPrice: price(item.hprice),
             mall: text(item.mallName),
@@ -77,9 +86,15 @@ public enum ProductMapper {
         )
     }
 
+    /// The page's products, leaving out items without a usable productId (counted in `dropped`).
     public static func page(from response: WireSearchResponse, query: String, sort: SortOrder, source: SourceKind) -> SearchPage {
-        SearchPage(query: query, sort: sort, source: source, total: response.total, start: response.start,
-                   display: response.display, items: response.items.map(product(from:)))
+        var products: [Product] = []
+        products.reserveCapacity(response.items.count)
+        for item in response.items where ProductID.usable(item.productId) != nil {
+            products.append(product(from: item))
+        }
+        return SearchPage(query: query, sort: sort, source: source, total: response.total, start: response.start,
+                          display: response.display, items: products, dropped: response.items.count - products.count)
     }
 
     /// "0", "" and anything that is not a positive integer mean unknown.
@@ -88,17 +103,19 @@ public enum ProductMapper {
         return value
     }
 
-    /// URLs are kept as sent; empty means absent.
+    /// URLs are kept as sent; empty means absent, and so does one longer than
+    /// `FieldLimits.url` bytes (a cut URL would point somewhere else).
     static func plain(_ raw: String?) -> String? {
-        guard let raw else { return nil }
+        guard let raw, raw.utf8.count <= FieldLimits.url * 2 else { return nil }
         let trimmed = raw.trimmingASCIIWhitespace()
-        return trimmed.isEmpty ? nil : trimmed
+        return trimmed.isEmpty || trimmed.utf8.count > FieldLimits.url ? nil : trimmed
     }
 
-    /// Shop texts may carry entities like titles do; empty means absent.
+    /// Shop texts may carry entities like titles do; empty means absent; cut to
+    /// `FieldLimits.shopText` Characters.
     static func text(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        let cleaned = TitleCleaner.clean(raw)
+        let cleaned = FieldLimits.cut(TitleCleaner.clean(FieldLimits.cutRaw(raw, to: FieldLimits.shopText)), to: FieldLimits.shopText)
         return cleaned.isEmpty ? nil : cleaned
     }
 }

@@ -132,8 +132,9 @@ public enum Render {
 
     /// The width-aware table: rank, [♥], price, mall, title; every line fits in `columns`.
     /// With `showID`, a productId column follows the rank (for listings whose rows are not
-    /// remembered, like `shopy likes`).
-    public static func table(_ items: [ListedItem], columns: Int, color: Bool, showID: Bool = false) -> [String] {
+    /// remembered, like `shopy likes`). Without `showRank` there is no row number at all: a
+    /// listing whose rows `like`/`unlike ROW` do not take must not print numbers that look like them.
+    public static func table(_ items: [ListedItem], columns: Int, color: Bool, showID: Bool = false, showRank: Bool = true) -> [String] {
         guard !items.isEmpty else { return [] }
         let showLiked = items.contains { $0.liked != nil }
         let ranks = items.map(\.rowText)
@@ -142,12 +143,12 @@ public enum Render {
         let prices = items.map { Money.won($0.product.price) }
         let malls = items.map { cell($0.product.mall ?? "-") }
         let titles = items.map { cell($0.product.title) }
-        let rankWidth = max(1, ranks.map(\.count).max() ?? 1)
+        let rankWidth = showRank ? max(1, ranks.map(\.count).max() ?? 1) : 0
         let priceWidth = max(5, prices.map { DisplayWidth.of($0) }.max() ?? 5)
         var mallWidth = min(16, max(4, malls.map { DisplayWidth.of($0) }.max() ?? 4))
         let likedWidth = showLiked ? 1 : 0
         let gap = 2
-        var fixed = rankWidth + gap + (showLiked ? likedWidth + gap : 0) + (showID ? idWidth + gap : 0) + priceWidth + gap
+        var fixed = (showRank ? rankWidth + gap : 0) + (showLiked ? likedWidth + gap : 0) + (showID ? idWidth + gap : 0) + priceWidth + gap
         var showMall = true
         // The title keeps at least 12 columns; the mall column goes first when space is short.
         if columns - fixed - mallWidth - gap < 12 {
@@ -162,7 +163,7 @@ public enum Render {
 
         func line(_ rank: String, _ liked: String, _ id: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
             var parts: [String] = []
-            parts.append(Style.dim.apply(DisplayWidth.pad(rank, toWidth: rankWidth, alignRight: true), enabled: color && !header))
+            if showRank { parts.append(Style.dim.apply(DisplayWidth.pad(rank, toWidth: rankWidth, alignRight: true), enabled: color && !header)) }
             if showLiked { parts.append(Style.red.apply(DisplayWidth.pad(liked, toWidth: likedWidth), enabled: color)) }
             if showID { parts.append(DisplayWidth.pad(id, toWidth: idWidth)) }
             parts.append(Style.green.apply(DisplayWidth.pad(price, toWidth: priceWidth, alignRight: true), enabled: color && !header))

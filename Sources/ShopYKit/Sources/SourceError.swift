@@ -2,6 +2,7 @@
 public enum SourceError: ShopyError, Equatable {
     /// `--source naver` without NAVER_CLIENT_ID / NAVER_CLIENT_SECRET. Nothing was sent.
     case missingKeys
+    /// The text of SHOPY_API_BASE, its userinfo redacted (`URLRedaction`).
     case invalidBaseURL(String)
     /// 401 / 403.
     case authentication(status: Int, code: String?, serverMessage: String?)
@@ -19,6 +20,10 @@ public enum SourceError: ShopyError, Equatable {
     case rejected(status: Int, code: String?, serverMessage: String?)
     /// A 200 whose body is not the contract's JSON.
     case badResponse(String)
+    /// A 200 that parses but says what the contract does not allow (`AnswerCheck`).
+    case impossibleAnswer(String)
+    /// A Retry-After that asks for a wait past the deadline: try again later.
+    case retryAfterDeadline(status: Int, seconds: Double, code: String?, serverMessage: String?)
     /// The body stopped before its announced length.
     case truncatedResponse(received: Int, expected: Int?)
     /// The answer passed a cap (16 MiB of body after decompression, 64 KiB of headers).
@@ -56,6 +61,10 @@ public enum SourceError: ShopyError, Equatable {
             return "the API refused the request (\(Self.describe(status, code, text)))"
         case .badResponse(let detail):
             return "the API's answer does not parse: \(detail)"
+        case .impossibleAnswer(let detail):
+            return "the API's answer is impossible: \(detail)"
+        case .retryAfterDeadline(let status, let seconds, let code, let text):
+            return "the API asked to wait \(Self.seconds(seconds.rounded(.up))) before trying again (\(Self.describe(status, code, text))), past --timeout"
         case .truncatedResponse(let received, let expected):
             if let expected {
                 return "the API's answer was cut off after \(Money.grouped(received)) of \(Money.grouped(expected)) bytes"
@@ -102,7 +111,11 @@ public enum SourceError: ShopyError, Equatable {
             return "check the network, or allow more time with --timeout"
         case .unreachable(_, .proxy(_, let variable, _)):
             return "check \(variable), or exempt the host in NO_PROXY"
-        case .serverError, .rejected, .badResponse, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
+        case .unreachable(let host, .dns):
+            return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
+        case .retryAfterDeadline:
+            return "try again later, or allow more time with --timeout"
+        case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         }
     }

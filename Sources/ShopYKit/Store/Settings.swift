@@ -95,6 +95,8 @@ public final class Settings {
     @Stored("historyEnabled", suite: .preferences) public var historyEnabled = true
     /// The default sections of `shopy popular` (nil: the built-in ones).
     @Stored("popularSections", suite: .preferences) public var popularSections: [String]? = nil
+    /// `shopy config`: defaults for command options (key → value as typed, checked on set).
+    @Stored("config", suite: .preferences) public var config: [String: String] = [:]
 
     /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
     /// liking fast); a like that then fails to decode is damage in likes.json too, so it is

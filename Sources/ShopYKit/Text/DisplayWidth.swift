@@ -21,18 +21,43 @@ public enum DisplayWidth {
     /// A cluster is drawn as one glyph, so only its first visible scalar counts, except that an
     /// emoji presentation selector (U+FE0F) or a pair of regional indicators (a flag) makes it an
     /// emoji, which terminals draw two columns wide.
+    ///
+    /// Prepend characters (Grapheme_Cluster_Break=Prepend, e.g. U+111C2) join the cluster that
+    /// follows them, even a space, yet terminals draw them as glyphs of their own: their widths
+    /// are added to the cluster's. Otherwise padding after one (`pad`) would come out a column
+    /// short, the first space of the padding having joined its cluster.
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
+        var prepended = 0
+        var leading = true
         var first = 0
         var regionalIndicators = 0
         for scalar in scalars {
             let v = scalar.value
-            if v == 0xFE0F { return 2 }
+            if leading && isPrepend(v) {
+                prepended += of(scalar)
+                continue
+            }
+            leading = false
+            if v == 0xFE0F { return prepended + 2 }
             if v >= 0x1F1E6 && v <= 0x1F1FF { regionalIndicators += 1 }
             if first == 0 { first = of(scalar) }
         }
-        if regionalIndicators >= 2 { return 2 }
-        return min(first, 2)
+        if regionalIndicators >= 2 { return prepended + 2 }
+        return prepended + min(first, 2)
+    }
+
+    /// Grapheme_Cluster_Break=Prepend (Unicode 15.1, GraphemeBreakProperty.txt).
+    @inline(__always)
+    static func isPrepend(_ v: UInt32) -> Bool {
+        if v < 0x0600 { return false }
+        switch v {
+        case 0x0600...0x0605, 0x06DD, 0x070F, 0x0890...0x0891, 0x08E2, 0x0D4E, 0x110BD, 0x110CD, 0x111C2...0x111C3,
+             0x1193F, 0x11941, 0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Terminal columns of a string (sum over its Characters).

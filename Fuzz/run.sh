@@ -1,0 +1,50 @@
+#!/bin/sh
+# Builds the libFuzzer target (Fuzz/FuzzTarget.swift plus the ShopYKit sources it covers) with
+# `swiftc -sanitize=fuzzer` and runs it for a bounded time.
+#
+#   Fuzz/run.sh [seconds]      default 5; the corpus grows in .build/fuzz/corpus
+#   FUZZ_JOBS=2 Fuzz/run.sh 60 more time, more processes
+#
+# Exit status: 0 when the run found nothing, 77 when this toolchain cannot build a fuzzer
+# (e.g. a macOS Xcode toolchain without libFuzzer), otherwise libFuzzer's (crash-* files in
+# .build/fuzz/ hold the inputs that failed).
+set -eu
+cd "$(dirname "$0")/.."
+seconds="${1:-5}"
+out=.build/fuzz
+mkdir -p "$out/corpus"
+k=Sources/ShopYKit
+sources="Fuzz/FuzzTarget.swift $k/JSON/JSONParser.swift $k/JSON/JSONValue.swift $k/JSON/JSONWriter.swift
+  $k/Model/Wire.swift $k/Model/Product.swift $k/Model/FieldLimits.swift $k/Model/ProductID.swift $k/Model/Checked.swift
+  $k/Model/AnswerCheck.swift $k/Model/SearchRequest.swift $k/Model/ListingArithmetic.swift
+  $k/Text/TitleCleaner.swift $k/Text/Sanitizer.swift $k/Text/DisplayWidth.swift $k/Text/WidthTable.swift $k/Text/Money.swift
+  $k/HTTP/RetryAfter.swift"
+binary="$out/shopy-fuzz"
+rebuild=no
+if [ ! -x "$binary" ]; then rebuild=yes; else
+  for f in $sources; do [ "$f" -nt "$binary" ] && rebuild=yes; done
+fi
+if [ "$rebuild" = yes ]; then
+  # shellcheck disable=SC2086
+  if ! swiftc -sanitize=fuzzer -parse-as-library -O -module-name ShopYFuzz $sources -o "$binary" 2> "$out/build.log"; then
+    if grep -q -i "fuzzer" "$out/build.log"; then
+      echo "Fuzz/run.sh: this toolchain cannot build with -sanitize=fuzzer:" >&2
+      head -3 "$out/build.log" >&2
+      exit 77
+    fi
+    cat "$out/build.log" >&2
+    exit 1
+  fi
+fi
+# Seeds: the contract's recorded bodies, as answer inputs (selector byte 0).
+for f in Fixtures/contract/search-*.json; do
+  seed="$out/corpus/seed-$(basename "$f")"
+  [ -f "$seed" ] || { printf '\000' > "$seed"; cat "$f" >> "$seed"; }
+done
+jobs=""
+[ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs="-jobs=$FUZZ_JOBS -workers=$FUZZ_JOBS"
+# With -jobs libFuzzer writes fuzz-N.log into the working directory: run it inside $out.
+cd "$out"
+# shellcheck disable=SC2086
+exec ./shopy-fuzz -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 $jobs \
+  -print_final_stats=1 -artifact_prefix=./ corpus

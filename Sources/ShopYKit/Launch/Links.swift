@@ -1,0 +1,89 @@
+import Foundation
+
+/// Links come from the network: only a plain http(s) URL is ever handed to another program.
+public enum SafeLink {
+    /// The link when it is an absolute http or https URL with a host and nothing a terminal or
+    /// another program could misread (no whitespace, no control or non-ASCII characters, no
+    /// leading `-`); nil otherwise.
+    public static func check(_ text: String?) -> String? {
+        guard let text, !text.isEmpty, text.count <= 4096 else { return nil }
+        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else { return nil }
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        return text
+    }
+}
+
+/// A program that opens a link, and its argv.
+public struct LinkHandler: Equatable, Sendable {
+    /// What the user is told: `xdg-open`, `$BROWSER (firefox)`, `xclip`.
+    public var name: String
+    public var argv: [String]
+    /// Shares the terminal (a $BROWSER may be a text browser) and is waited for.
+    public var attached: Bool
+    /// For clipboard tools: the link goes on stdin.
+    public var input: [UInt8]?
+}
+
+public enum Openers {
+    /// The openers to try, in order: each $BROWSER entry (colon-separated, `%s` for the link,
+    /// else the link last), then the platform's: `open` on macOS; `wslview` first on WSL;
+    /// `xdg-open` where a display is set; `wslview`. Only programs found on PATH.
+    public static func candidates(for link: String, environment: [String: String], launcher: any Launcher) -> [LinkHandler] {
+        let path = environment["PATH"]
+        var handlers: [LinkHandler] = []
+        for entry in (environment["BROWSER"] ?? "").split(separator: ":") {
+            var words = entry.split(separator: " ").map(String.init)
+            guard let program = words.first, let found = launcher.find(program, searchPath: path) else { continue }
+            words[0] = found
+            if words.contains(where: { $0.contains("%s") }) {
+                words = words.map { $0.replacingOccurrences(of: "%s", with: link) }
+            } else {
+                words.append(link)
+            }
+            handlers.append(LinkHandler(name: "$BROWSER (\(program))", argv: words, attached: true))
+        }
+        var platform: [String] = []
+        #if os(macOS)
+        platform.append("open")
+        #else
+        // On Linux `open` is often openvt: never run it.
+        let wsl = environment["WSL_DISTRO_NAME"] != nil || environment["WSL_INTEROP"] != nil
+        if wsl { platform.append("wslview") }
+        if environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil { platform.append("xdg-open") }
+        if !wsl { platform.append("wslview") }
+        #endif
+        for name in platform {
+            if let found = launcher.find(name, searchPath: path) {
+                handlers.append(LinkHandler(name: name, argv: [found, link], attached: false))
+            }
+        }
+        return handlers
+    }
+}
+
+public enum Clipboards {
+    /// Clipboard tools to try, in order: wl-copy (Wayland), xclip and xsel (X11), pbcopy (macOS);
+    /// the link goes on their stdin.
+    public static func candidates(for link: String, environment: [String: String], launcher: any Launcher) -> [LinkHandler] {
+        var tools: [(String, [String])] = []
+        if environment["WAYLAND_DISPLAY"] != nil { tools.append(("wl-copy", [])) }
+        if environment["DISPLAY"] != nil {
+            tools.append(("xclip", ["-selection", "clipboard", "-in"]))
+            tools.append(("xsel", ["--clipboard", "--input"]))
+        }
+        tools.append(("pbcopy", []))
+        return tools.compactMap { name, arguments in
+            launcher.find(name, searchPath: environment["PATH"]).map {
+                LinkHandler(name: name, argv: [$0] + arguments, attached: false, input: Array(link.utf8))
+            }
+        }
+    }
+
+    /// OSC 52: the terminal puts the text on the system clipboard (where it allows it).
+    public static func osc52(_ text: String) -> String {
+        "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+    }
+}
