@@ -80,9 +80,10 @@ final class CurlTransfer: @unchecked Sendable {
         set(CSHOPY_CURLOPT_SSL_VERIFYPEER, 1)
         set(CSHOPY_CURLOPT_SSL_VERIFYHOST, 2)
         set(CSHOPY_CURLOPT_HTTP_VERSION, Int(CSHOPY_CURL_HTTP_VERSION_2TLS))
-        // Concurrent requests to one host wait for a multiplexed HTTP/2 connection rather than
-        // opening more.
-        set(CSHOPY_CURLOPT_PIPEWAIT, 1)
+        // Concurrent https requests to one host wait for the first connection's TLS handshake to
+        // tell whether it multiplexes (HTTP/2) rather than opening more. Not for plain http: there
+        // curl would learn it from the first answer, and the others would wait a whole round trip.
+        if request.url.scheme?.lowercased() == "https" { set(CSHOPY_CURLOPT_PIPEWAIT, 1) }
         set(CSHOPY_CURLOPT_TCP_KEEPALIVE, 1)
         set(CSHOPY_CURLOPT_TIMEOUT_MS, max(1, timeoutMilliseconds))
         set(CSHOPY_CURLOPT_CONNECTTIMEOUT_MS, max(1, min(timeoutMilliseconds, Self.connectTimeoutMilliseconds)))
