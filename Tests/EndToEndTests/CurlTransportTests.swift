@@ -283,6 +283,23 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(json["connections"]?.intValue, 1, "five searches and the stats on one kept-alive connection")
     }
 
+    func testConcurrentRequestsAreInFlightTogether() async throws {
+        let emulator = try EmulatorProcess(["--latency", "300"])
+        defer { emulator.stop() }
+        let headers = [("X-Naver-Client-Id", EmulatorProcess.id), ("X-Naver-Client-Secret", EmulatorProcess.secret)]
+        let base = emulator.baseURL
+        await withTaskGroup(of: Void.self) { group in
+            for start in [1, 11, 21] {
+                group.addTask {
+                    _ = await CurlTransportTests.send(base + "/v1/search/shop.json?query=%EC%83%9D%ED%99%9C&start=\(start)", headers: headers)
+                }
+            }
+        }
+        let json = try emulator.stats()
+        XCTAssertEqual(json["requests"]?.intValue, 3)
+        XCTAssertEqual(json["maxInFlight"]?.intValue, 3, "none of them waited for another's answer")
+    }
+
     private func closedPort() throws -> Int {
         let server = try ScriptedHTTPServer { _, _ in false }
         let port = server.port
