@@ -11,7 +11,8 @@ let package = Package(
     ],
     targets: [
         // A tiny C target for the system headers Glibc does not export (netlink, ioctl helpers).
-        .target(name: "CShopYShim"),
+        // Also libcurl's declarations: the Linux transport opens it with dlopen (libdl on older glibc).
+        .target(name: "CShopYShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Everything testable: model, text, sources, HTTP, store, network, output, commands.
         .target(name: "ShopYKit", dependencies: ["CShopYShim"]),
         // The Naver contract on loopback: POSIX sockets, the catalog, faults.

@@ -36,7 +36,7 @@ func trendsKeywords(runs: Int) {
     let comparison = TrendsComparison(kind: .keywords, category: ShoppingCategory(code: "50000000", path: ["패션의류"]),
                                       series: keywords.map(TrendsComparison.Series.keyword), range: range, filters: TrendsFilters(), by: nil)
     let keys = DataLabKeys.from(environment: env)!
-    let client = DataLabClient(base: URL(string: emulator.base + "/shopping/v1")!, keys: keys, transport: URLSessionTransport.shared)
+    let client = DataLabClient(base: URL(string: emulator.base + "/shopping/v1")!, keys: keys, transport: SystemTransport.shared)
     let groups = AnchorPlan.groups(count: keywords.count, limit: DataLabRequest.maxKeywords)
     var sequential: [Double] = []
     for _ in 0..<runs {

@@ -225,7 +225,7 @@ func rankScan(runs: Int) {
         semaphore.wait()
         sequential.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
-    let stats = (try? JSONParser.parse(Array((try? Data(contentsOf: URL(string: emulator.base + "/_emulator/stats")!)) ?? Data()))) ?? .null
+    let stats = emulatorControl(emulator.base, "/_emulator/stats")
     let scan = median(times), seq = median(sequential)
     let bound = Double(requests - 1) / rate + latency
     print("shopy rank (concurrent, 8 requests/s)   \(ms(scan))")
@@ -260,12 +260,14 @@ case "likes":
 case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
+case "transport": transportBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
     likesAtScale(runs: runs)
     rankScan(runs: min(runs, 9))
+    transportBench(runs: runs)
 default:
-    print("usage: shopy-bench [search|likes|rank|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|all] [--runs N]")
     exit(64)
 }

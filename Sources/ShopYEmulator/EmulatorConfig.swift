@@ -157,7 +157,7 @@ public enum EmulatorCommandLine {
     Credentials go in the X-Naver-Client-Id and X-Naver-Client-Secret headers. Control
     endpoints (no keys needed, not counted as API requests):
       GET /_emulator/stats   counters as JSON (requests, status, throttled, lastQuery,
-                             lastParams, maxInFlight, ...)
+                             lastParams, maxInFlight, connections accepted, ...)
       GET /_emulator/reset   zero the counters, the quota and the fault count
 
     DataLab Shopping Insight (POST, JSON bodies as Naver's contract) is served on both

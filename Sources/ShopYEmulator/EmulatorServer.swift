@@ -24,8 +24,9 @@ public enum EmulatorServerError: Error, CustomStringConvertible, Sendable {
 /// The emulator: an HTTP/1.1 server on plain POSIX sockets serving `SearchAPI`.
 ///
 /// One thread accepts; each connection gets a thread of its own, so a slow or delayed answer
-/// (`--latency`, the `slow` fault) never holds up another. Every answer closes its connection,
-/// which keeps the protocol side trivially correct (no keep-alive, no pipelining).
+/// (`--latency`, the `slow` fault) never holds up another. Connections are HTTP/1.1 keep-alive:
+/// requests are answered one after another on the same connection (pipelined ones in order)
+/// until the client asks for `close`; faulted answers and refused requests close it.
 public final class EmulatorServer: Sendable {
     public let config: EmulatorConfig
     private let api: SearchAPI
@@ -170,36 +171,44 @@ public final class EmulatorServer: Sendable {
 
     // MARK: - One connection
 
+    /// Serves requests on one connection until the client closes it, asks for `close`, goes
+    /// quiet for the read timeout, or gets a faulted answer (faults always end the connection).
     private func serve(_ fd: Int32) {
         Socket.setTimeout(fd, option: SO_RCVTIMEO, milliseconds: EmulatorServer.readTimeoutMilliseconds)
         Socket.setTimeout(fd, option: SO_SNDTIMEO, milliseconds: EmulatorServer.sendTimeoutMilliseconds)
-        let began = DispatchTime.now().uptimeNanoseconds
+        api.connectionAccepted()
+        // Bytes read past the end of one request: the start of the next (a pipelining client).
+        var pending: [UInt8] = []
+        while !isStopped {
+            let began = DispatchTime.now().uptimeNanoseconds
+            let request: ParsedRequest
+            switch readRequest(fd, buffer: &pending) {
+            case .closed:
+                return
+            case .refused(let status, let message):
+                let body = JSONWriter.serialize(WireErrorBody(errorMessage: message, errorCode: String(status)).json)
+                let response = ServerResponse(status: status, body: body)
+                _ = Socket.sendAll(fd, (response.head() + body)[...])
+                lingeringClose(fd)
+                log("- -", status: String(status), began: began)
+                return
+            case .request(let parsed):
+                request = parsed
+            }
 
-        let request: ParsedRequest
-        switch readRequest(fd) {
-        case .closed:
-            return
-        case .refused(let status, let message):
-            let body = JSONWriter.serialize(WireErrorBody(errorMessage: message, errorCode: String(status)).json)
-            let response = ServerResponse(status: status, body: body)
-            _ = Socket.sendAll(fd, (response.head() + body)[...])
-            lingeringClose(fd)
-            log("- -", status: String(status), began: began)
-            return
-        case .request(let parsed):
-            request = parsed
+            let reply = api.reply(to: request)
+            if reply.isAPI && config.latencyMilliseconds > 0 {
+                Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
+            }
+            let keepAlive = request.wantsKeepAlive && reply.delivery == .whole && !isStopped
+            // The request stops counting as in flight once its answer is sent, not after the
+            // lingering close, so a client's next request never overlaps it in the stats.
+            deliver(reply, to: fd, keepAlive: keepAlive) { if reply.isAPI { api.finish() } }
+            let status = reply.delivery == .drop ? "-" : String(reply.response.status)
+            let note = reply.delivery == .whole ? "" : " (\(reply.delivery.rawValue))"
+            log("\(request.method) \(EmulatorServer.loggable(request))", status: status + note, began: began)
+            if !keepAlive { return }
         }
-
-        let reply = api.reply(to: request)
-        if reply.isAPI && config.latencyMilliseconds > 0 {
-            Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
-        }
-        // The request stops counting as in flight once its answer is sent, not after the
-        // lingering close, so a client's next request never overlaps it in the stats.
-        deliver(reply, to: fd) { if reply.isAPI { api.finish() } }
-        let status = reply.delivery == .drop ? "-" : String(reply.response.status)
-        let note = reply.delivery == .whole ? "" : " (\(reply.delivery.rawValue))"
-        log("\(request.method) \(EmulatorServer.loggable(request))", status: status + note, began: began)
     }
 
     private enum ReadResult {
@@ -208,22 +217,24 @@ public final class EmulatorServer: Sendable {
         case closed
     }
 
-    /// Reads until the blank line that ends the head, then the announced body (up to 1 MiB; kept
-    /// for DataLab's POST bodies): a body left unread would make `close` reset the connection,
-    /// and the client could lose the answer.
-    private func readRequest(_ fd: Int32) -> ReadResult {
-        var buffer: [UInt8] = []
-        var headEnd: Int? = nil
+    /// Reads one request from `buffer` and the socket: the head up to its blank line, then
+    /// exactly the body its Content-Length announces (kept in `body`, so POST routes can read
+    /// it). Whatever follows stays in `buffer` for the next request.
+    private func readRequest(_ fd: Int32, buffer: inout [UInt8]) -> ReadResult {
+        var headEnd = RequestParser.headEnd(in: buffer)
         while headEnd == nil {
+            if buffer.count > RequestParser.maxHeadBytes {
+                return .refused(status: 431, message: "Request header fields too large")
+            }
             guard let chunk = Socket.receive(fd), !chunk.isEmpty else { return .closed }
             let searchFrom = max(0, buffer.count - 3)
             buffer += chunk
             headEnd = RequestParser.headEnd(in: buffer, from: searchFrom)
-            if headEnd == nil && buffer.count > RequestParser.maxHeadBytes {
-                return .refused(status: 431, message: "Request header fields too large")
-            }
         }
         let end = headEnd!
+        if end > RequestParser.maxHeadBytes {
+            return .refused(status: 431, message: "Request header fields too large")
+        }
         var request: ParsedRequest
         do {
             request = try RequestParser.parse(head: buffer[..<end])
@@ -232,19 +243,31 @@ public final class EmulatorServer: Sendable {
         } catch {
             return .refused(status: 400, message: "Bad request: the request line or a header field is malformed")
         }
-        if let length = request.contentLength.map({ min($0, 1 << 20) }) {
-            var body = Array(buffer[end...].prefix(length))
-            while body.count < length, let chunk = Socket.receive(fd, max: min(length - body.count, 64 * 1024)), !chunk.isEmpty {
-                body += chunk
-            }
-            request.body = Array(body.prefix(length))
+        if request.header("Transfer-Encoding") != nil {
+            return .refused(status: 411, message: "Length required: send the body with a Content-Length")
         }
+        if request.header("Content-Length") != nil && request.contentLength == nil {
+            return .refused(status: 400, message: "Bad request: the Content-Length is not a number")
+        }
+        let length = request.contentLength ?? 0
+        if length > RequestParser.maxBodyBytes {
+            return .refused(status: 413, message: "Content too large: a request body may take at most 1 MiB")
+        }
+        while buffer.count - end < length {
+            guard let chunk = Socket.receive(fd, max: min(length - (buffer.count - end), 64 * 1024)), !chunk.isEmpty else {
+                return .closed
+            }
+            buffer += chunk
+        }
+        request.body = Array(buffer[end..<(end + length)])
+        buffer.removeFirst(end + length)
         return .request(request)
     }
 
     /// Sends the reply as its delivery says; `sent` runs once, when the answer is out (or
     /// given up on), before the connection's lingering close.
-    private func deliver(_ reply: Reply, to fd: Int32, sent: () -> Void) {
+    /// With `keepAlive` (only ever for a whole answer) the connection stays open afterwards.
+    private func deliver(_ reply: Reply, to fd: Int32, keepAlive: Bool, sent: () -> Void) {
         var done = false
         func markSent() {
             if !done {
@@ -256,9 +279,9 @@ public final class EmulatorServer: Sendable {
         let response = reply.response
         switch reply.delivery {
         case .whole:
-            _ = Socket.sendAll(fd, (response.head() + response.body)[...])
+            _ = Socket.sendAll(fd, (response.head(keepAlive: keepAlive) + response.body)[...])
             markSent()
-            lingeringClose(fd)
+            if !keepAlive { lingeringClose(fd) }
         case .truncated:
             let half = response.body.count / 2
             _ = Socket.sendAll(fd, (response.head() + response.body.prefix(half))[...])

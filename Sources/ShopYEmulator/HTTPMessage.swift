@@ -3,7 +3,7 @@
 /// raw or percent-encoded bytes that are not UTF-8 and the API answers those with SE06 rather
 /// than having them replaced on the way in.
 
-/// A parsed request head. The body is never interpreted (every answer closes the connection).
+/// A parsed request: its head and the body its Content-Length announced (empty without one).
 struct ParsedRequest: Sendable {
     var method: String
     /// The request target as sent (origin form, or absolute form reduced to its path and query).
@@ -15,7 +15,7 @@ struct ParsedRequest: Sendable {
     var version: String
     /// Header fields in the order received; names as sent.
     var headers: [(name: String, value: String)]
-    /// The body announced by Content-Length (at most 1 MiB of it), as read; empty without one.
+    /// The body, exactly `Content-Length` bytes (a POST's form or JSON); empty when none was sent.
     var body: [UInt8] = []
 
     /// A header's value by case-insensitive name; repeated fields are joined with ", " as
@@ -30,6 +30,23 @@ struct ParsedRequest: Sendable {
     var contentLength: Int? {
         header("Content-Length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
+
+    /// Whether the client wants the connection kept open after the answer: HTTP/1.1 unless it
+    /// said `Connection: close`, HTTP/1.0 only when it said `Connection: keep-alive`.
+    var wantsKeepAlive: Bool {
+        let tokens = (header("Connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingASCIISpaces() }
+        if tokens.contains("close") { return false }
+        return version == "HTTP/1.1" || tokens.contains("keep-alive")
+    }
+}
+
+private extension Substring {
+    func trimmingASCIISpaces() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
 }
 
 /// Why a request head was refused (answered with 400).
@@ -42,6 +59,8 @@ enum RequestParseError: Error, Equatable {
 enum RequestParser {
     /// The most a request head may take; longer heads get 431.
     static let maxHeadBytes = 64 * 1024
+    /// The most a request body may take (DataLab's JSON is a few hundred bytes); larger get 413.
+    static let maxBodyBytes = 1 << 20
 
     /// Where the head ends in `buffer` (the index just past the blank line), if it is complete.
     /// Accepts bare LF line ends as well as CRLF, like most servers.
@@ -167,7 +186,7 @@ enum FormDecoding {
 }
 
 /// A response to write: status, extra header fields and body. `Content-Type`,
-/// `Content-Length` and `Connection: close` are always written by `head`.
+/// `Content-Length` and `Connection` are always written by `head`.
 struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)] = []
@@ -175,11 +194,12 @@ struct ServerResponse: Sendable {
 
     /// The status line and header fields. `contentLength` defaults to the body's length; the
     /// `truncated` and `slow` faults announce the full length while sending less.
-    func head(contentLength: Int? = nil) -> [UInt8] {
+    /// `keepAlive` says whether the connection stays open for the client's next request.
+    func head(contentLength: Int? = nil, keepAlive: Bool = false) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(ServerResponse.reason(for: status))\r\n"
         text += "Content-Type: application/json; charset=utf-8\r\n"
         text += "Content-Length: \(contentLength ?? body.count)\r\n"
-        text += "Connection: close\r\n"
+        text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         text += "\r\n"
         return Array(text.utf8)
@@ -193,6 +213,8 @@ struct ServerResponse: Sendable {
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
+        case 411: return "Length Required"
+        case 413: return "Content Too Large"
         case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"

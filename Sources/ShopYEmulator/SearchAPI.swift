@@ -99,6 +99,8 @@ final class SearchAPI: Sendable {
         var faultsInjected = 0
         /// Arrival times (monotonic ns) within the last second, oldest first, for `--rate-limit`.
         var arrivals: [UInt64] = []
+        /// TCP connections accepted since start or reset (keep-alive makes this fewer than requests).
+        var connections = 0
     }
 
     /// DataLab Shopping Insight, served beside the search API.
@@ -298,6 +300,11 @@ final class SearchAPI: Sendable {
         }
     }
 
+    /// Counts one accepted connection (called by the server before it reads a request).
+    func connectionAccepted() {
+        state.withLock { $0.connections += 1 }
+    }
+
     /// The counters as JSON. `status` maps each HTTP status answered to /v1 requests to its
     /// count; dropped connections have no status and are counted under `dropped` instead.
     func stats() -> JSONValue {
@@ -317,6 +324,7 @@ final class SearchAPI: Sendable {
             object["quotaUsed"] = .int(s.quotaUsed)
             object["faultsInjected"] = .int(s.faultsInjected)
             object["dropped"] = .int(s.dropped)
+            object["connections"] = .int(s.connections)
             return .object(object)
         }
     }

@@ -11,7 +11,7 @@ final class DataLabEmulatorTests: XCTestCase {
 
     func post(_ server: EmulatorServer, _ path: String, _ body: String, headers: [(String, String)]? = nil) async throws -> (Int, JSONValue?) {
         let headers = headers ?? [("X-NCP-APIGW-API-KEY-ID", F.id), ("X-NCP-APIGW-API-KEY", F.secret), ("Content-Type", "application/json")]
-        let response = try await URLSessionTransport.shared.send(
+        let response = try await SystemTransport.shared.send(
             HTTPRequest(method: .post, url: URL(string: server.baseURL + path)!, headers: headers, body: Array(body.utf8)), deadline: .now + .seconds(10))
         return (response.status, try? JSONParser.parse(response.body))
     }
@@ -72,7 +72,7 @@ final class DataLabEmulatorTests: XCTestCase {
                                                   headers: [("X-Naver-Client-Id", F.id), ("X-Naver-Client-Secret", F.secret), ("Content-Type", "application/json")])
         XCTAssertEqual(wrongScheme, 401)
         XCTAssertEqual(error?["errorCode"], .string("024"))
-        let get = try await URLSessionTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/shopping/v1/categories")!), deadline: .now + .seconds(5))
+        let get = try await SystemTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/shopping/v1/categories")!), deadline: .now + .seconds(5))
         XCTAssertEqual(get.status, 405)
         let stats = try await F.stats(server)
         XCTAssertEqual(stats["requests"], .int(cases.count + 2))
@@ -103,7 +103,7 @@ final class DataLabEmulatorTests: XCTestCase {
         XCTAssertEqual(quota?["errorCode"], .string("010"))
         let (noType, _) = try await post(server, "/_emulator/datalab/category/device", body, headers: [])
         XCTAssertEqual(noType, 200, "the ground truth needs no keys")
-        let search = try await URLSessionTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/stats")!), deadline: .now + .seconds(5))
+        let search = try await SystemTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/stats")!), deadline: .now + .seconds(5))
         XCTAssertEqual(try JSONParser.parse(search.body)["requests"], .int(0), "DataLab requests are not the search API's")
         let fresh = try startDataLab()
         let (plain, error) = try await post(fresh, "/shopping/v1/category/device", body,

@@ -402,6 +402,8 @@ final class EmulatorTests: XCTestCase {
     static func request(_ server: EmulatorServer, _ target: String, method: String = "GET",
                         headers: [(String, String)] = [], body: String = "", readFor timeout: Double = 5) -> RawHTTPResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        // One exchange per connection: the raw client reads until the server closes.
+        if !headers.contains(where: { $0.0.lowercased() == "connection" }) { head += "Connection: close\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty { head += "Content-Length: \(body.utf8.count)\r\n" }
         return RawHTTPResponse.exchange(port: server.port, request: Array((head + "\r\n" + body).utf8), timeout: timeout)

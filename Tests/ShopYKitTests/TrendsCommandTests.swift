@@ -95,7 +95,7 @@ final class TrendsCommandTests: XCTestCase {
         func run(_ configure: @escaping (inout EmulatorConfig) -> Void, environment: ((EmulatorServer) -> [String: String])? = nil) async throws -> (CLIRun, EmulatorServer) {
             let server = try startDataLab(configure)
             let result = await F.run(["keywords", "원피스", "--category", "50000000", "--timeout", "20"] + range,
-                                     environment: environment?(server) ?? F.apiHub(server), transport: URLSessionTransport.shared)
+                                     environment: environment?(server) ?? F.apiHub(server), transport: SystemTransport.shared)
             return (result, server)
         }
         let (wrongKeys, _) = try await run({ $0.clientSecret = "other" })
@@ -150,23 +150,23 @@ final class TrendsCommandTests: XCTestCase {
     func testEveryFormat() async throws {
         let server = try startDataLab()
         let args = ["categories", "패션의류", "식품", "도서", "디지털/가전"] + range
-        let tsv = await F.run(args + ["--format", "tsv"], environment: F.apiHub(server), transport: URLSessionTransport.shared)
+        let tsv = await F.run(args + ["--format", "tsv"], environment: F.apiHub(server), transport: SystemTransport.shared)
         XCTAssertEqual(tsv.code, 0, tsv.stderr)
         let rows = tsv.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
         XCTAssertEqual(rows.count, 4 * 13, "one row per series and period")
         XCTAssertTrue(rows.allSatisfy { $0.count == 6 })
         XCTAssertEqual(Set(rows.map { $0[0] }), ["1", "2", "3", "4"])
 
-        let csv = await F.run(args + ["--format", "csv"], environment: F.apiHub(server), transport: URLSessionTransport.shared)
+        let csv = await F.run(args + ["--format", "csv"], environment: F.apiHub(server), transport: SystemTransport.shared)
         XCTAssertTrue(csv.stdout.hasPrefix("rank,name,code,group,period,ratio\r\n"))
         XCTAssertEqual(csv.stdout.components(separatedBy: "\r\n").count - 2, 4 * 13)
 
-        let jsonl = await F.run(args + ["--format", "jsonl"], environment: F.apiHub(server), transport: URLSessionTransport.shared)
+        let jsonl = await F.run(args + ["--format", "jsonl"], environment: F.apiHub(server), transport: SystemTransport.shared)
         let lines = jsonl.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 4)
         XCTAssertEqual(try JSONParser.parse(String(lines[0]))["rank"], .int(1))
 
-        let json = await F.run(args + ["--json"], environment: F.apiHub(server), transport: URLSessionTransport.shared)
+        let json = await F.run(args + ["--json"], environment: F.apiHub(server), transport: SystemTransport.shared)
         let envelope = try JSONParser.parse(json.stdout)
         XCTAssertEqual(envelope.objectValue?.keys, ["kind", "category", "startDate", "endDate", "timeUnit", "filters", "by", "requests", "series"])
         XCTAssertEqual(envelope["kind"], .string("categories"))
@@ -185,7 +185,7 @@ final class TrendsCommandTests: XCTestCase {
         let change = (Double(first["latest"]!.textValue!)! / Double(first["previous"]!.textValue!)! - 1) * 100
         XCTAssertEqual(Double(first["change"]!.textValue!)!, change, accuracy: 1e-3)
 
-        let table = await F.run(args + ["--format", "table"], environment: F.apiHub(server), transport: URLSessionTransport.shared, columns: 60)
+        let table = await F.run(args + ["--format", "table"], environment: F.apiHub(server), transport: SystemTransport.shared, columns: 60)
         let tableLines = table.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(tableLines.count, 1 + 4 + 1, "header, rows, footer")
         XCTAssertTrue(tableLines[0].contains("CATEGORY") && tableLines[0].contains("LATEST") && tableLines[0].contains("CHANGE"), tableLines[0])
@@ -194,9 +194,9 @@ final class TrendsCommandTests: XCTestCase {
         XCTAssertTrue(tableLines.last!.contains("2 requests"), tableLines.last!)
         XCTAssertFalse(table.stdout.contains("\u{1B}"), "colour only on a terminal")
         let narrow = await F.run(["categories", "식품", "--unit", "date", "--from", "2026-01-01", "--to", "2026-11-29", "--format", "table"],
-                                 environment: F.apiHub(server), transport: URLSessionTransport.shared, columns: 50)
+                                 environment: F.apiHub(server), transport: SystemTransport.shared, columns: 50)
         XCTAssertTrue(narrow.stdout.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 50 }, "333 days down-sampled: \(narrow.stdout)")
-        let colored = await F.run(args + ["--format", "table"], environment: F.apiHub(server), transport: URLSessionTransport.shared, terminal: true)
+        let colored = await F.run(args + ["--format", "table"], environment: F.apiHub(server), transport: SystemTransport.shared, terminal: true)
         XCTAssertTrue(colored.stdout.contains("\u{1B}["))
     }
 }

@@ -12,7 +12,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [HTTPRequest] = []
 
-    init(_ inner: any HTTPTransport = URLSessionTransport.shared) { self.inner = inner }
+    init(_ inner: any HTTPTransport = SystemTransport.shared) { self.inner = inner }
 
     var requests: [HTTPRequest] { lock.withLock { recorded } }
 
@@ -63,7 +63,7 @@ enum TrendsFixture {
     /// the 5-decimal text shopy writes: [name or code: [ratio]].
     static func groundTruth(_ server: EmulatorServer, _ request: DataLabRequest) async throws -> [String: [String]] {
         let url = URL(string: server.baseURL + "/_emulator/datalab" + request.endpoint.path)!
-        let response = try await URLSessionTransport.shared.send(
+        let response = try await SystemTransport.shared.send(
             HTTPRequest(method: .post, url: url, headers: [("Content-Type", "application/json")], body: request.bodyBytes),
             deadline: .now + .seconds(10))
         XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
@@ -75,7 +75,7 @@ enum TrendsFixture {
 
     /// The emulator's DataLab counters.
     static func stats(_ server: EmulatorServer) async throws -> JSONValue {
-        let response = try await URLSessionTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/datalab/stats")!),
+        let response = try await SystemTransport.shared.send(HTTPRequest(url: URL(string: server.baseURL + "/_emulator/datalab/stats")!),
                                                                  deadline: .now + .seconds(10))
         return try JSONParser.parse(response.body)
     }

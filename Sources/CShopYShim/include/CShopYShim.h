@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <signal.h>
 #include <pthread.h>
+#include "CShopYCurl.h"
 
 #ifdef __linux__
 #include <sys/socket.h>

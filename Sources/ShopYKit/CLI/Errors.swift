@@ -38,9 +38,9 @@ extension ExitCode {
         case let error as SourceError:
             switch error {
             case .missingKeys, .authentication: self = .authentication
-            case .retired, .unreachable, .serverError: self = .unavailable
+            case .retired, .unreachable, .serverError, .networkingUnavailable: self = .unavailable
             case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline: self = .temporary
-            case .badResponse, .impossibleAnswer, .truncatedResponse: self = .dataError
+            case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError
             case .rejected, .invalidBaseURL, .redirected: self = .failure
             }
         case let error as StoreError:

@@ -2,8 +2,8 @@
 public struct Context: Sendable {
     public var io: IO
     public var trace: Tracer
-    /// The HTTP transport for the Naver source (tests may replace it); nil: URLSession, made
-    /// on first use (making one has side effects on Linux, see `URLSessionTransport`).
+    /// The HTTP transport for the Naver source (tests may replace it); nil: the system's
+    /// (`SystemTransport.shared`: libcurl on Linux, loaded at the first request).
     public var transport: (any HTTPTransport)?
     /// The catalog behind `--source catalog` (tests may replace it).
     public var catalog: @Sendable () -> Catalog
@@ -44,7 +44,7 @@ public struct Context: Sendable {
                 }
             }
             trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
-            let client = NaverClient(base: base, credentials: credentials, transport: transport ?? URLSessionTransport.shared, trace: trace,
+            let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
             return NaverSource(client: client, timeout: timeout)
         }

@@ -26,11 +26,17 @@ public enum SourceError: ShopyError, Equatable {
     case retryAfterDeadline(status: Int, seconds: Double, code: String?, serverMessage: String?)
     /// The body stopped before its announced length.
     case truncatedResponse(received: Int, expected: Int?)
+    /// The answer passed a cap (16 MiB of body after decompression, 64 KiB of headers).
+    case responseTooLarge(ResponseLimit)
     case timeout(seconds: Double, host: String)
     case unreachable(host: String, reason: Unreachable)
+    /// libcurl (`library`, the file tried) cannot be loaded: nothing can be sent.
+    case networkingUnavailable(library: String)
 
     public enum Unreachable: Equatable, Sendable {
         case dns, refused(port: Int), noAnswer, tls, other(String)
+        /// The proxy named by `variable` (shown without credentials) failed.
+        case proxy(proxy: String, variable: String, reason: String)
     }
 
     public var message: String {
@@ -64,6 +70,13 @@ public enum SourceError: ShopyError, Equatable {
                 return "the API's answer was cut off after \(Money.grouped(received)) of \(Money.grouped(expected)) bytes"
             }
             return "the API's answer was cut off after \(Money.grouped(received)) bytes"
+        case .responseTooLarge(let limit):
+            switch limit {
+            case .body: return "the API's answer is larger than \(limit.size); shopy stopped reading it"
+            case .headers: return "the API's answer has more than \(limit.size) of header fields; shopy stopped reading it"
+            }
+        case .networkingUnavailable(let library):
+            return "networking needs libcurl (\(library)); install the libcurl4 package"
         case .timeout(let seconds, let host):
             return "no answer from \(host) within \(Self.seconds(seconds))"
         case .unreachable(let host, let reason):
@@ -73,6 +86,7 @@ public enum SourceError: ShopyError, Equatable {
             case .noAnswer: return "\(host) closed the connection without answering"
             case .tls: return "the secure connection to \(host) failed"
             case .other(let what): return "cannot reach \(host): \(what)"
+            case .proxy(let proxy, let variable, let reason): return "cannot reach \(host) through the proxy \(proxy) (from \(variable)): \(reason)"
             }
         }
     }
@@ -95,11 +109,13 @@ public enum SourceError: ShopyError, Equatable {
             return "wait a few seconds and try again"
         case .timeout:
             return "check the network, or allow more time with --timeout"
+        case .unreachable(_, .proxy(_, let variable, _)):
+            return "check \(variable), or exempt the host in NO_PROXY"
         case .unreachable(let host, .dns):
             return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
         case .retryAfterDeadline:
             return "try again later, or allow more time with --timeout"
-        case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .unreachable:
+        case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         }
     }

@@ -99,6 +99,10 @@ public struct DataLabClient: Sendable {
         case .tls: return .unreachable(host: host, reason: .tls)
         case .notConnected: return .unreachable(host: host, reason: .other("the network is not connected"))
         case .truncated(let received, let expected): return .truncatedResponse(received: received, expected: expected)
+        case .tooLarge(let limit): return .responseTooLarge(limit)
+        case .proxy(let proxy, let variable, let reason): return .unreachable(host: host, reason: .proxy(proxy: proxy, variable: variable, reason: reason))
+        case .malformed(let text): return .badResponse(Sanitizer.clean(text))
+        case .unavailable(let library, _): return .networkingUnavailable(library: Sanitizer.clean(library))
         case .other(let text): return .unreachable(host: host, reason: .other(Sanitizer.clean(text)))
         }
     }

@@ -20,8 +20,12 @@ public enum DataLabError: ShopyError, Equatable {
     /// A 200 whose body is not DataLab's answer (or does not match the request).
     case badResponse(String)
     case truncatedResponse(received: Int, expected: Int?)
+    /// The answer passed a transport cap (16 MiB of body, 64 KiB of headers).
+    case responseTooLarge(ResponseLimit)
     case timeout(seconds: Double, host: String)
     case unreachable(host: String, reason: SourceError.Unreachable)
+    /// libcurl cannot be loaded.
+    case networkingUnavailable(library: String)
 
     public var message: String {
         switch self {
@@ -47,6 +51,10 @@ public enum DataLabError: ShopyError, Equatable {
             return "DataLab's answer does not parse: \(detail)"
         case .truncatedResponse(let received, let expected):
             return SourceError.truncatedResponse(received: received, expected: expected).message.replacingOccurrences(of: "the API's", with: "DataLab's")
+        case .responseTooLarge(let limit):
+            return SourceError.responseTooLarge(limit).message.replacingOccurrences(of: "the API's", with: "DataLab's")
+        case .networkingUnavailable(let library):
+            return SourceError.networkingUnavailable(library: library).message
         case .timeout(let seconds, let host):
             return SourceError.timeout(seconds: seconds, host: host).message
         case .unreachable(let host, let reason):
@@ -77,7 +85,9 @@ public enum DataLabError: ShopyError, Equatable {
             return "check the network, or allow more time with --timeout"
         case .redirected:
             return "set SHOPY_DATALAB_BASE to the address the server points to, if you trust it"
-        case .serverError, .badResponse, .truncatedResponse, .unreachable:
+        case .unreachable(_, .proxy(_, let variable, _)):
+            return "check \(variable), or exempt the host in NO_PROXY"
+        case .serverError, .badResponse, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         }
     }
@@ -86,8 +96,8 @@ public enum DataLabError: ShopyError, Equatable {
         switch self {
         case .missingKeys, .authentication, .permission: return .authentication
         case .quotaExceeded, .rateLimited, .timeout: return .temporary
-        case .serverError, .unreachable: return .unavailable
-        case .badResponse, .truncatedResponse: return .dataError
+        case .serverError, .unreachable, .networkingUnavailable: return .unavailable
+        case .badResponse, .truncatedResponse, .responseTooLarge: return .dataError
         case .rejected, .invalidBaseURL, .redirected: return .failure
         }
     }

@@ -72,7 +72,7 @@ public struct TrendsCommand: Command {
         case .developers:
             context.trace("DataLab: \(base.absoluteString) with Developers Center keys (\(keys.variableNames)); they stop working on 2027-06-30: move to API HUB (NAVER_API_HUB_KEY_ID / NAVER_API_HUB_KEY)")
         }
-        let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? URLSessionTransport.shared, trace: context.trace)
+        let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? SystemTransport.shared, trace: context.trace)
         let result = try await TrendsFetcher(client: client, timeout: options.timeout, trace: context.trace).run(comparison)
         render(result, format: options.format ?? OutputFormat.defaultFor(io), io: io)
         if !result.unplaced.isEmpty {

@@ -1,0 +1,207 @@
+// The transport benchmark (issue 10): CPU while waiting, a deep rank scan's CPU, wall time and
+// connections, start-up cost against a Foundation hello world, and a search's peak RSS.
+import Foundation
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child's wall time, CPU time (user + system) and peak RSS, from wait4's rusage.
+struct MeasuredRun {
+    var wall: Double
+    var cpu: Double
+    var user: Double
+    var system: Double
+    var maxRSSKiB: Int
+    var status: Int32
+}
+
+func spawnMeasured(_ argv: [String], environment: [String: String]) -> MeasuredRun {
+    var pid = pid_t()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cArgs = argv.map { strdup($0) } + [nil]
+    let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        cArgs.forEach { free($0) }
+        cEnv.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
+    guard rc == 0 else { fatalError("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    let user = seconds(usage.ru_utime), system = seconds(usage.ru_stime)
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return MeasuredRun(wall: wall, cpu: user + system, user: user, system: system, maxRSSKiB: Int(usage.ru_maxrss), status: exitStatus)
+}
+
+/// The peak RSS of `argv` alone, in KiB, measured by `/usr/bin/time` (nil without it). wait4's
+/// ru_maxrss of a posix_spawn child is not enough: glibc spawns with CLONE_VM, so at exec the
+/// kernel folds this (larger) bench process's own high-water mark into the child's figure.
+func peakRSS(_ argv: [String], environment: [String: String]) -> Int? {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
+    let output = temporaryDirectory("rss") + "/rss.txt"
+    let run = spawn([time, "-f", "%M", "-o", output] + argv, environment: environment)
+    guard run.status == 0, let text = try? String(contentsOfFile: output, encoding: .utf8) else { return nil }
+    return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+}
+
+/// `/_emulator/stats` (or `/reset`) through shopy's own transport: one kept-alive connection,
+/// so reading the counters adds no connection after a reset.
+func emulatorControl(_ base: String, _ path: String) -> JSONValue {
+    let semaphore = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var value: JSONValue = .null
+    Task {
+        let request = HTTPRequest(url: URL(string: base + path)!)
+        if let response = try? await SystemTransport.shared.send(request, deadline: .now.advanced(by: .seconds(5))) {
+            value = (try? JSONParser.parse(response.body)) ?? .null
+        }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return value
+}
+
+/// Instructions callgrind counts for `argv`, dumped every 200,000 basic blocks so that what ran
+/// before valgrind gives up is kept (nil without valgrind). For shopy that is the dynamic linking
+/// and runtime start up to the main thread's first park: valgrind 3.19 dies there (a top-level
+/// `await` program parks its main thread in sigsuspend), so the command's own work is not in it.
+func startupInstructions(_ argv: [String], environment: [String: String]) -> Int? {
+    let valgrind = "/usr/bin/valgrind"
+    guard FileManager.default.isExecutableFile(atPath: valgrind) else { return nil }
+    let directory = temporaryDirectory("callgrind")
+    _ = spawn([valgrind, "--tool=callgrind", "--dump-every-bb=200000", "--callgrind-out-file=\(directory)/cg.%p"] + argv,
+              environment: environment)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    var total = 0
+    for file in files {
+        guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n") where line.hasPrefix("totals:") {
+            total += Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+    }
+    return total > 0 ? total : nil
+}
+
+/// A Foundation hello world built with the same toolchain, optimised, as the start-up reference.
+func foundationHelloWorld() -> String? {
+    let directory = temporaryDirectory("hello")
+    let source = directory + "/main.swift", binary = directory + "/hello"
+    let program = "import Foundation\nprint(\"hello \\(ProcessInfo.processInfo.processIdentifier > 0)\")\n"
+    guard FileManager.default.createFile(atPath: source, contents: Data(program.utf8)) else { return nil }
+    let run = spawn(["/usr/bin/env", "swiftc", "-O", source, "-o", binary], environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+    return run.status == 0 ? binary : nil
+}
+
+func transportBench(runs: Int) {
+    print("## Transport: libcurl, waiting asleep, connections reused, nothing paid at start")
+    let home = temporaryDirectory("transport-home")
+    func environment(_ base: String) -> [String: String] {
+        ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": base,
+         "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    }
+
+    // 1. CPU while a slow answer is awaited.
+    do {
+        let emulator = Emulator(["--latency", "2000"])
+        defer { emulator.stop() }
+        let waits = max(3, runs / 7)
+        var ratios: [Double] = [], cpus: [Double] = [], walls: [Double] = []
+        for _ in 0..<waits {
+            let run = spawnMeasured([shopy, "search", "생활", "--format", "json"], environment: environment(emulator.base))
+            precondition(run.status == 0, "shopy search failed with \(run.status)")
+            ratios.append(run.cpu / run.wall)
+            cpus.append(run.cpu)
+            walls.append(run.wall)
+        }
+        print(String(format: "search against --latency 2000: wall %.0f ms, CPU %.1f ms; CPU ÷ wall %.4f (goal ≤ 0.05) [%d runs, median]",
+                     median(walls) * 1000, median(cpus) * 1000, median(ratios), waits))
+    }
+
+    // 2. A depth-1,099 rank scan: 11 pages at 400 ms latency, emulator throttle 10/s, shopy's 8/s.
+    do {
+        let emulator = Emulator(["--items", deepItemsFile(), "--latency", "400", "--rate-limit", "10"])
+        defer { emulator.stop() }
+        let scans = min(runs, 7)
+        var cpus: [Double] = [], walls: [Double] = [], connections: [Int] = [], throttled = 0, rss: [Int] = []
+        for _ in 0..<scans {
+            _ = emulatorControl(emulator.base, "/_emulator/reset")
+            let run = spawnMeasured([shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"],
+                                    environment: environment(emulator.base))
+            precondition(run.status == 0, "shopy rank failed with \(run.status)")
+            let stats = emulatorControl(emulator.base, "/_emulator/stats")
+            cpus.append(run.cpu)
+            walls.append(run.wall)
+            connections.append(stats["connections"]?.intValue ?? -1)
+            throttled += stats["throttled"]?.intValue ?? 0
+        }
+        let rankArgs = [shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"]
+        for _ in 0..<3 { if let kib = peakRSS(rankArgs, environment: environment(emulator.base)) { rss.append(kib) } }
+        let bound = 10.0 / 8 + 0.4
+        print(String(format: "rank --depth 1099 (11 requests): CPU %.3f s (goal ≤ 0.2 s); wall %.0f ms, %+.1f%% from the rate bound %.0f ms (goal within 5%%)",
+                     median(cpus), median(walls) * 1000, (median(walls) / bound - 1) * 100, bound * 1000))
+        print("  connections accepted per scan: \(connections.map(String.init).joined(separator: ", ")) (goal ≤ 6); throttled answers: \(throttled) (goal 0) [\(scans) runs]; peak RSS \(String(format: "%.1f", Double(rss.max() ?? 0) / 1024)) MiB [/usr/bin/time]")
+    }
+
+    // 3. Start-up against a Foundation hello world: CPU time (user + system, which the kernel
+    // accounts in nanoseconds, so other load on the machine hardly moves it) and wall time,
+    // medians of runs taken in turn; and callgrind's count of the part valgrind can follow.
+    if let hello = foundationHelloWorld() {
+        let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "LANG": "C.UTF-8"]
+        let programs: [(String, [String])] = [("Foundation hello world", [hello]), ("shopy --version", [shopy, "--version"]),
+                                              ("shopy likes", [shopy, "likes"])]
+        var cpu = [[Double]](repeating: [], count: programs.count), wall = cpu
+        for _ in 0..<5 { for (_, argv) in programs { _ = spawnMeasured(argv, environment: env) } }
+        for _ in 0..<max(runs, 31) {
+            for (index, (_, argv)) in programs.enumerated() {
+                let run = spawnMeasured(argv, environment: env)
+                precondition(run.status == 0, "\(argv) failed with \(run.status)")
+                cpu[index].append(run.cpu)
+                wall[index].append(run.wall)
+            }
+        }
+        let helloCPU = median(cpu[0]), helloWall = median(wall[0])
+        print("start-up (\(max(runs, 31)) runs each, in turn, median): Foundation hello world CPU \(ms(helloCPU)), wall \(ms(helloWall))")
+        for index in 1..<programs.count {
+            let c = median(cpu[index]), w = median(wall[index])
+            print("  \(programs[index].0): CPU \(ms(c)) (\(String(format: "%.2f", c / helloCPU))× hello; goal ≤ 1.3×), wall \(ms(w)) (\(String(format: "%.2f", w / helloWall))×)")
+        }
+        // Valgrind cannot run a binary with its debug info: count stripped copies.
+        let stripped = temporaryDirectory("stripped") + "/shopy"
+        if (try? FileManager.default.copyItem(atPath: shopy, toPath: stripped)) != nil,
+           spawn(["/usr/bin/env", "strip", "-g", stripped], environment: env).status == 0,
+           let helloCount = startupInstructions([hello], environment: env),
+           let shopyCount = startupInstructions([stripped, "--version"], environment: env) {
+            print("  callgrind, linking and runtime start until the main thread first parks: shopy \(Money.grouped(shopyCount)), "
+                  + "hello \(Money.grouped(helloCount)) instructions (\(String(format: "%.2f", Double(shopyCount) / Double(helloCount)))×)")
+        }
+    } else {
+        print("start-up: no swiftc to build the Foundation hello world; skipped")
+    }
+
+    // 4. Peak RSS of a search (100 items as JSON).
+    do {
+        let emulator = Emulator()
+        defer { emulator.stop() }
+        var rss: [Int] = []
+        for _ in 0..<max(5, runs / 3) {
+            let argv = [shopy, "search", "생활", "--format", "json", "--size", "100"]
+            rss.append(peakRSS(argv, environment: environment(emulator.base)) ?? spawnMeasured(argv, environment: environment(emulator.base)).maxRSSKiB)
+        }
+        var baseline: [Int] = []
+        for _ in 0..<3 { if let kib = peakRSS([shopy, "--version"], environment: environment(emulator.base)) { baseline.append(kib) } }
+        print(String(format: "peak RSS of shopy search --size 100: %.1f MiB (goal ≤ 30 MiB); of shopy --version: %.1f MiB [/usr/bin/time]",
+                     Double(rss.max() ?? 0) / 1024, Double(baseline.max() ?? 0) / 1024))
+    }
+    print()
+}

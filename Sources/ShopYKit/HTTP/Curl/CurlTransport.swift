@@ -1,0 +1,31 @@
+#if os(Linux)
+import Foundation
+
+/// The Linux transport: libcurl, opened at the first request (`SHOPY_LIBCURL` names another
+/// file than libcurl.so.4), one connection cache for the process, the caller's deadline in
+/// milliseconds, and a cancelled task's transfer aborted at once.
+public struct CurlTransport: HTTPTransport {
+    public static let shared = CurlTransport()
+
+    public init() {}
+
+    public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+        if Task.isCancelled { throw .cancelled }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { throw .timeout }
+        let driver = try CurlDriver.shared.get()
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        let transfer = try CurlTransfer.make(request, timeoutMilliseconds: min(milliseconds, 3_600_000 * 24),
+                                             proxy: ProxyEnvironment.proxy(for: request.url))
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                driver.start(transfer, continuation: continuation)
+            }
+        } onCancel: {
+            driver.cancel(transfer)
+        }
+        return try outcome.get()
+    }
+}
+#endif

@@ -1,0 +1,34 @@
+#if os(Linux)
+import Foundation
+import CShopYShim
+
+/// libcurl, opened with dlopen at the first request: commands that never touch the network pay
+/// nothing for it, and a machine without it still runs everything else.
+enum LibCurl {
+    /// What is opened when `SHOPY_LIBCURL` does not name another file.
+    static let defaultName = "libcurl.so.4"
+
+    /// Loaded once per process (thread-safe: a static let is initialised once); the version
+    /// string, or why it cannot be used.
+    static let loaded: Result<String, TransportError> = load(ProxyEnvironment.processEnvironment("SHOPY_LIBCURL"))
+
+    private static func load(_ override: String?) -> Result<String, TransportError> {
+        let name = override.flatMap { $0.isEmpty ? nil : $0 } ?? defaultName
+        var error = [CChar](repeating: 0, count: 512)
+        let status = error.withUnsafeMutableBufferPointer { buffer in
+            cshopy_curl_load(name, buffer.baseAddress, buffer.count)
+        }
+        guard status == 0 else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(.unavailable(library: name, reason: reason))
+        }
+        return .success(String(cString: cshopy_curl_version()))
+    }
+
+    /// curl_easy_strerror's words for a CURLcode.
+    static func describe(_ code: Int32) -> String {
+        guard let text = cshopy_curl_easy_strerror(code) else { return "curl error \(code)" }
+        return String(cString: text)
+    }
+}
+#endif

@@ -1,0 +1,191 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `send` without SIGPIPE when the peer has gone (the name `send` is taken inside `Connection`).
+private func rawSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    return send(fd, bytes, count, 0)
+    #endif
+}
+
+/// A hostile (or just scripted) HTTP server on a loopback port, for what the emulator cannot do:
+/// stall after the headers, trickle, flood headers, send 20 MiB or a gzip bomb. Each connection
+/// gets a thread; `script` is called with each request read on it (head and Content-Length body)
+/// and writes whatever it likes; returning false closes the connection.
+final class ScriptedHTTPServer: @unchecked Sendable {
+    struct Request {
+        var head: String
+        var body: [UInt8]
+        var method: String { String(head.prefix { $0 != " " }) }
+        func header(_ name: String) -> String? {
+            for line in head.components(separatedBy: "\r\n").dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                if line[..<colon].lowercased() == name.lowercased() {
+                    return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// What a script can do with its connection.
+    struct Connection {
+        let fd: Int32
+        /// False once the peer is gone.
+        @discardableResult
+        func send(_ bytes: [UInt8]) -> Bool {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { rawSend(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+        @discardableResult
+        func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+        /// Waits up to `seconds` for the peer to close (or reset) the connection; true if it did.
+        func waitForPeerClose(within seconds: Double) -> Bool {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                let n = poll(&pfd, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+                if n > 0 {
+                    let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    if got <= 0 { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    let port: Int
+    private let listenFD: Int32
+    private let wake: (Int32, Int32)
+    private let lock = NSLock()
+    private var _accepted = 0
+    private var _requests: [Request] = []
+    private var open: Set<Int32> = []
+    private var stopped = false
+
+    var accepted: Int { lock.withLock { _accepted } }
+    var requests: [Request] { lock.withLock { _requests } }
+
+    init(_ script: @escaping @Sendable (Request, Connection) -> Bool) throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw HarnessError("cannot listen on loopback: \(String(cString: strerror(errno)))")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listenFD = fd
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        wake = (pipeFDs[0], pipeFDs[1])
+        let thread = Thread { [self] in acceptLoop(script) }
+        thread.start()
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        let fds: Set<Int32> = lock.withLock {
+            stopped = true
+            return open
+        }
+        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        var byte: UInt8 = 1
+        _ = write(wake.1, &byte, 1)
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop(_ script: @escaping @Sendable (Request, Connection) -> Bool) {
+        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 && errno == EINTR { continue }
+            if fds[1].revents != 0 { break }
+            let client = accept(listenFD, nil, nil)
+            guard client >= 0 else { continue }
+            let keep: Bool = lock.withLock {
+                guard !stopped else { return false }
+                _accepted += 1
+                open.insert(client)
+                return true
+            }
+            guard keep else {
+                close(client)
+                break
+            }
+            let thread = Thread { [self] in
+                serve(client, script)
+                lock.withLock { _ = open.remove(client) }
+                close(client)
+            }
+            thread.start()
+        }
+        close(listenFD)
+    }
+
+    private func serve(_ fd: Int32, _ script: (Request, Connection) -> Bool) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            var end: Int? = nil
+            while end == nil {
+                if let index = find(buffer) { end = index; break }
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { return }
+                buffer += chunk[0..<n]
+            }
+            let head = String(decoding: buffer[..<end!], as: UTF8.self)
+            var request = Request(head: head, body: [])
+            let length = request.header("Content-Length").flatMap { Int($0) } ?? 0
+            while buffer.count < end! + 4 + length {
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { return }
+                buffer += chunk[0..<n]
+            }
+            request.body = Array(buffer[(end! + 4)..<(end! + 4 + length)])
+            buffer.removeFirst(end! + 4 + length)
+            lock.withLock { _requests.append(request) }
+            guard script(request, Connection(fd: fd)) else { return }
+        }
+    }
+
+    private func find(_ buffer: [UInt8]) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for i in 0...(buffer.count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
+}
