@@ -55,6 +55,12 @@ public struct BrowseCommand: Command {
             thread.name = "shopy.browse"
             thread.start()
         }
-        return status == 0 ? .ok : (ExitCode(rawValue: status) ?? .failure)
+        guard status == 0 else {
+            // Stopped by SIGINT, SIGTERM or SIGHUP: the terminal is restored; the status says
+            // which signal, as the shell's 128 + n (ExitCode holds only shopy's own codes).
+            context.io.stdout.flush()
+            exit(status)
+        }
+        return .ok
     }
 }
