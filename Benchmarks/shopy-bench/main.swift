@@ -320,6 +320,7 @@ case "likes":
 case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
+case "browse": browseBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
