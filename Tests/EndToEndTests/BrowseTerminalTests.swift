@@ -56,9 +56,9 @@ final class BrowseTerminalTests: XCTestCase {
         pty.waitFor("1–20 of 21 · sort sim · catalog")
         XCTAssertTrue(pty.screen.lines[12].hasPrefix(" 11 "), pty.screen.text)
         pty.send("s")
-        XCTAssertTrue(pty.wait { $0.lines[23] == "sort date" && $0.lines[2].hasPrefix("  1 ") }, pty.screen.text)
-        pty.send("\u{1B}[B")  // ↓ closes the message, shows the status again
         pty.waitFor("1–10 of 21 · sort date · catalog")
+        XCTAssertTrue(pty.screen.lines[2].hasPrefix("  1 "), "back to rank 1: \(pty.screen.text)")
+        pty.send("\u{1B}[B")  // ↓ (CSI B) to rank 2
         pty.send("l")
         XCTAssertTrue(pty.wait { $0.lines[23].hasPrefix("liked: ") }, pty.screen.text)
         let id = String(pty.screen.lines[23].dropFirst("liked: ".count).prefix { $0 != " " })

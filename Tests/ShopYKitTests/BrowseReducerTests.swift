@@ -277,4 +277,18 @@ final class BrowseReducerTests: XCTestCase {
         state = run(state, [.key(.home), .key(.char("k"))]).0
         XCTAssertEqual(state.search.cursor.selection, 0)
     }
+
+    func testReloadOnEveryScreen() {
+        var state = run(BrowseState(source: .catalog), [.start, .likesLoaded(.success([])), .homeKeywords(.success([]))]).0
+        XCTAssertEqual(run(state, keys("r")).1, [.loadHomeKeywords])
+        state = run(state, keys("3") + [.likesLoaded(.success([]))]).0
+        XCTAssertEqual(run(state, keys("r")).1, [.loadLikes])
+        state = run(state, keys("4") + [.historyLoaded(.success([]))]).0
+        XCTAssertEqual(run(state, keys("r")).1, [.loadHistory])
+        XCTAssertTrue(run(run(state, keys("2")).0, keys("r")).1.isEmpty, "an empty Search has nothing to reload")
+        let detail = run(searched(), [.likesLoaded(.success([])), .key(.enter)]).0
+        XCTAssertEqual(run(detail, keys("r")).1, [.loadLikes], "Detail re-reads its liked state")
+        XCTAssertEqual(run(detail, keys("o")).1, [.open("https://smartstore.naver.com/p/1")])
+        XCTAssertEqual(run(detail, keys("c")).1, [.copy("https://smartstore.naver.com/p/1")])
+    }
 }

@@ -159,7 +159,6 @@ extension BrowseReducer {
         case .search:
             let all = SortOrder.allCases
             s.search.sort = all[(all.firstIndex(of: s.search.sort)! + 1) % all.count]
-            s.message = StatusMessage("sort \(s.search.sort.rawValue)")
             if !s.search.query.isEmpty { newSearch(&s, &fx) }
         case .likes:
             let all = LikesCommand.Sort.allCases

@@ -31,6 +31,9 @@ public final class BrowseTerminal: @unchecked Sendable {
         wakeWrite = fds[1]
         _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
         _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+        // Programs started by open and copy do not inherit the pipe.
+        _ = fcntl(wakeRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeWrite, F_SETFD, FD_CLOEXEC)
     }
 
     deinit {
@@ -91,9 +94,10 @@ public final class BrowseTerminal: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var status: Int32 = 0
         loop: while true {
-            var fds = [pollfd(fd: modes.input, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            // While a program shares the terminal (`released`), its keys are not read here.
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: modes.input, events: Int16(POLLIN), revents: 0)]
             let paused = lock.withLock { suspended }
-            let ready = poll(&fds, paused ? 0 : 2, decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
+            let ready = poll(&fds, paused ? 1 : 2, decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
             if let signo = lock.withLock({ stopSignal }) {
                 status = 128 + signo
                 break
@@ -104,7 +108,7 @@ public final class BrowseTerminal: @unchecked Sendable {
             }
             var events: [KeyEvent] = []
             if ready == 0 && decoder.hasPending { events = decoder.flush() }
-            if !paused && fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if !paused && fds[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let n = read(modes.input, &buffer, buffer.count)
                 if n <= 0 {
                     if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
@@ -118,7 +122,7 @@ public final class BrowseTerminal: @unchecked Sendable {
                 case .paste(let text): store.dispatch(.paste(text))
                 }
             }
-            if fds[1].revents & Int16(POLLIN) != 0 {
+            if fds[0].revents & Int16(POLLIN) != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while read(wakeRead, &drain, drain.count) > 0 {}
                 if let measured = modes.size(), measured != size {
