@@ -20,11 +20,12 @@ final class BrowseTerminalTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: home)
     }
 
-    func start(_ arguments: [String], rows: Int = 24, columns: Int = 80) throws -> (PseudoTerminal, termios) {
+    func start(_ arguments: [String], rows: Int = 24, columns: Int = 80, environment: [String: String] = [:]) throws -> (PseudoTerminal, termios) {
         let pty = try PseudoTerminal(rows: rows, columns: columns)
         let before = pty.modes()
-        try pty.spawn([Binary.path("shopy"), "browse"] + arguments,
-                      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHOPY_HOME": home])
+        var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHOPY_HOME": home]
+        env.merge(environment) { $1 }
+        try pty.spawn([Binary.path("shopy"), "browse"] + arguments, environment: env)
         return (pty, before)
     }
 
@@ -95,11 +96,12 @@ final class BrowseTerminalTests: XCTestCase {
         }
     }
 
+    /// The terminal is restored first; then the signal takes its default action.
     func testAFatalSignalStillRestoresTheTerminal() throws {
         let (pty, before) = try start(["--source", "catalog"])
         pty.waitFor("Popular rankings")
         kill(pty.pid, SIGABRT)
-        let status = try XCTUnwrap(pty.waitForExit())
+        let status = try XCTUnwrap(pty.waitForExit(), pty.screen.text)
         XCTAssertEqual(status & 0x7F, SIGABRT, "it still dies of the signal")
         assertRestored(pty, before)
     }

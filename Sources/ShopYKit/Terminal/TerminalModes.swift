@@ -78,7 +78,10 @@ public final class TerminalModes: @unchecked Sendable {
 }
 
 /// The last-resort restore for fatal signals. Everything the handler touches is allocated by
-/// `arm` beforehand; the handler itself calls only write, tcsetattr, signal and raise.
+/// `arm` beforehand; the handler itself calls only write, tcsetattr, signal and raise: it then
+/// raises the signal again with the default action, so the process still ends of it (with a
+/// core dump where enabled). The runtime's backtracer, which would run instead, proved to spin
+/// on a re-raised signal; the handlers from before browse come back when it ends.
 enum FatalRestore {
     struct Saved {
         var input: Int32
@@ -90,6 +93,12 @@ enum FatalRestore {
 
     nonisolated(unsafe) static var saved: UnsafeMutablePointer<Saved>?
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    /// The handlers before ours, by signal number (allocated once, never freed).
+    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = {
+        let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        table.initialize(repeating: sigaction(), count: 65)
+        return table
+    }()
 
     static func arm(input: Int32, output: Int32, termios: termios, bytes: [UInt8]) {
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
@@ -97,11 +106,14 @@ enum FatalRestore {
         let slot = UnsafeMutablePointer<Saved>.allocate(capacity: 1)
         slot.initialize(to: Saved(input: input, output: output, termios: termios, bytes: copy, count: bytes.count))
         saved = slot
-        for signo in signals { signal(signo, fatalHandler) }
+        for signo in signals {
+            sigaction(signo, nil, previous + Int(signo))
+            signal(signo, fatalHandler)
+        }
     }
 
     static func disarm() {
-        for signo in signals { signal(signo, SIG_DFL) }
+        for signo in signals { sigaction(signo, previous + Int(signo), nil) }
         // The memory is left allocated: a handler may still be running on another thread.
         saved = nil
     }
