@@ -90,10 +90,14 @@ final class BrowseReducerTests: XCTestCase {
         (moved, effects) = run(moved, [.key(.down)])
         XCTAssertEqual(effects, [.searchPage(generation: 1, request: SearchRequest(query: "방충망", start: 21, display: 20), skip: 0)])
         // A second move while it loads sends nothing more.
-        XCTAssertTrue(run(moved, [.key(.down)]).1.isEmpty)
-        state = run(moved, [.page(generation: 1, skip: 0, .success(Self.page(start: 21, count: 20, total: 1234)))]).0
+        XCTAssertEqual(run(moved, [.page(generation: 1, skip: 0, .success(Self.page(start: 21, count: 20, total: 1234)))]).0.search.cursor.selection, 19,
+                       "moving onto the last row stays there")
+        let (waiting, none) = run(moved, [.key(.down)])
+        XCTAssertTrue(none.isEmpty)
+        state = run(waiting, [.page(generation: 1, skip: 0, .success(Self.page(start: 21, count: 20, total: 1234)))]).0
         XCTAssertEqual(state.search.items.map(\.rank), Array(1...40))
         XCTAssertEqual(state.search.loadedThrough, 40)
+        XCTAssertEqual(state.search.cursor.selection, 20, "the move past the last row is taken once the page has come")
         // A stale answer (an older generation) changes nothing.
         XCTAssertEqual(run(state, [.page(generation: 0, skip: 0, .success(Self.page(start: 41, count: 20, total: 1234)))]).0, state)
     }

@@ -82,10 +82,12 @@ extension BrowseReducer {
             let count = s.search.items.count
             guard count > 0 else { return }
             let wanted = s.search.cursor.selection.addingReportingOverflow(delta)
+            let wasLast = s.search.cursor.selection == count - 1
             s.search.cursor.selection = target(s.search.cursor.selection, count: count)
             // Moving onto (or past) the last loaded row loads the next page, shown as a row.
             if delta > 0 && (wanted.overflow || wanted.partialValue >= count - 1) && s.search.canLoadMore {
                 loadNextPage(&s, &fx)
+                if wasLast && delta == 1 && s.search.loading != nil { s.search.advanceOnLoad = true }
             }
             clamp(&s.search.cursor, count: count, rows: rows, extra: s.search.loading == nil ? 0 : 1)
         case .likes:

@@ -129,6 +129,7 @@ public enum BrowseReducer {
         s.search.loadedThrough = 0
         s.search.loading = nil
         s.search.error = nil
+        s.search.advanceOnLoad = false
         s.search.cursor = ListCursor()
         loadNextPage(&s, &fx)
     }
@@ -155,6 +156,9 @@ public enum BrowseReducer {
                             _ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
         guard generation == s.search.generation, s.search.loading == generation else { return }
         s.search.loading = nil
+        let before = s.search.items.count
+        let advance = s.search.advanceOnLoad
+        s.search.advanceOnLoad = false
         switch result {
         case .success(let page):
             s.search.total = max(0, page.total)
@@ -167,6 +171,7 @@ public enum BrowseReducer {
             // An empty answer ends the list (a server reporting more than it has).
             if page.items.isEmpty || through <= s.search.loadedThrough { through = s.search.limit }
             s.search.loadedThrough = through
+            if advance && s.search.cursor.selection == before - 1 && s.search.items.count > before { s.search.cursor.selection = before }
         case .failure(let failure):
             s.search.error = failure.message
             s.message = StatusMessage(failure.message, isError: true)

@@ -75,6 +75,8 @@ public struct SearchState: Equatable, Sendable {
     public var generation = 0
     public var error: String?
     public var cursor = ListCursor()
+    /// A move past the last row while the next page loads: taken once it has come.
+    public var advanceOnLoad = false
 
     /// How deep the list can go: min(total, 1,099).
     public var limit: Int { min(total ?? 0, SearchRequest.maxRank) }
