@@ -237,11 +237,24 @@ final class BrowseReducerTests: XCTestCase {
         let (blocked, effects) = run(state, [.start])
         XCTAssertFalse(effects.contains { if case .searchPage = $0 { return true } else { return false } })
         XCTAssertEqual(blocked.network, .offline(reason: "no interface with a default route"))
-        XCTAssertTrue(blocked.message!.text.contains("offline — no interface with a default route; no request was sent"))
+        XCTAssertEqual(blocked.message, StatusMessage("search needs the network: nothing is sent while offline", isError: true))
         let back = run(blocked, [.path(PathStatus(status: .satisfied, interfaces: [NetworkInterface(name: "eth0", type: .ethernet)]))]).0
         XCTAssertEqual(back.network, .online)
         XCTAssertEqual(back.message?.text, "network back: ethernet eth0")
-        XCTAssertEqual(run(back, keys("r")).1.count, 1, "r searches again once the path is back")
+        XCTAssertEqual(back.search.loading, back.search.generation, "the held search goes out when the path is back")
+        // Before the monitor's first reading nothing goes to Naver either; it goes once the path is known to be up.
+        let (waiting, none) = run(BrowseState(source: .naver, tab: .search, query: "신발"), [.start])
+        XCTAssertFalse(none.contains { if case .searchPage = $0 { return true } else { return false } })
+        XCTAssertNil(waiting.message)
+        let (online, sent) = run(waiting, [.path(PathStatus(status: .satisfied, interfaces: [NetworkInterface(name: "eth0", type: .ethernet)]))])
+        XCTAssertEqual(sent, [.searchPage(generation: 1, request: SearchRequest(query: "신발", start: 1, display: 20), skip: 0)])
+        XCTAssertNil(online.message)
+        // Home's sections wait the same way.
+        let home = run(BrowseState(source: .naver), [.start, .homeKeywords(.success(["신발", "옷"]))])
+        XCTAssertFalse(home.1.contains { if case .loadHomeSection = $0 { return true } else { return false } })
+        XCTAssertEqual(run(home.0, [.path(PathStatus(status: .satisfied))]).1, [.loadHomeSection(index: 0, keyword: "신발"), .loadHomeSection(index: 1, keyword: "옷")])
+        let down = run(home.0, [.path(PathStatus(status: .unsatisfied, unsatisfiedReason: "no interface with a default route"))]).0
+        XCTAssertEqual(down.home.sections[0].content, .failed("offline — no interface with a default route; no request was sent"))
         // The catalog needs no network: the banner only informs.
         var catalog = BrowseState(source: .catalog, tab: .search, query: "방충망")
         catalog = run(catalog, [.path(PathStatus(status: .unsatisfied, unsatisfiedReason: "x"))]).0

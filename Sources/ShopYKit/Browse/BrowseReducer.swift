@@ -34,12 +34,11 @@ public enum BrowseReducer {
             case .success(let keywords):
                 s.home.sections = keywords.map { HomeSection(keyword: $0, content: .loading) }
                 s.home.cursor = ListCursor()
-                for (index, keyword) in keywords.enumerated() {
-                    if s.networkBlocked {
-                        s.home.sections[index].content = .failed(offlineText(s))
-                    } else {
-                        fx.append(.loadHomeSection(index: index, keyword: keyword))
-                    }
+                if s.networkBlocked {
+                    s.home.waitingForNetwork = true
+                    if s.network.isOffline { for index in keywords.indices { s.home.sections[index].content = .failed(offlineText(s)) } }
+                } else {
+                    for (index, keyword) in keywords.enumerated() { fx.append(.loadHomeSection(index: index, keyword: keyword)) }
                 }
             case .failure(let failure):
                 s.message = StatusMessage(failure.message, isError: true)
@@ -112,8 +111,12 @@ public enum BrowseReducer {
             s.network = path.isSatisfied ? .online : .offline(reason: path.unsatisfiedReason ?? PathStatus.noDefaultRoute)
             if was.isOffline && !s.network.isOffline { s.message = StatusMessage("network back: \(path.interfaceSummary)") }
             clampAll(&s)
+            resumeHeldRequests(&s, &fx)
         }
     }
+
+    /// What a search says while offline (the banner gives the reason).
+    static let offlineSearchText = "search needs the network: nothing is sent while offline"
 
     /// What a blocked request says in place of its answer.
     static func offlineText(_ s: BrowseState) -> String {
@@ -130,6 +133,7 @@ public enum BrowseReducer {
         s.search.loading = nil
         s.search.error = nil
         s.search.advanceOnLoad = false
+        s.search.waitingForNetwork = false
         s.search.cursor = ListCursor()
         loadNextPage(&s, &fx)
     }
@@ -144,7 +148,9 @@ public enum BrowseReducer {
         }
         guard let next else { return }
         if s.networkBlocked {
-            s.message = StatusMessage("search needs the network: " + offlineText(s), isError: true)
+            // Held until the path is up; said when it is known to be down.
+            s.search.waitingForNetwork = true
+            if s.network.isOffline { s.message = StatusMessage(offlineSearchText, isError: true) }
             return
         }
         s.search.loading = s.search.generation
@@ -177,6 +183,34 @@ public enum BrowseReducer {
             s.message = StatusMessage(failure.message, isError: true)
         }
         clamp(&s.search.cursor, count: s.search.items.count, rows: BrowseLayout.listRows(s))
+    }
+
+    /// What the network held back goes out once the path is up; while it is known to be down, it says so.
+    static func resumeHeldRequests(_ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
+        if s.network.isOffline {
+            if s.search.waitingForNetwork && s.tab == .search {
+                s.message = StatusMessage(offlineSearchText, isError: true)
+            }
+            if s.home.waitingForNetwork {
+                for index in s.home.sections.indices where s.home.sections[index].content == .loading {
+                    s.home.sections[index].content = .failed(offlineText(s))
+                }
+            }
+            return
+        }
+        guard !s.networkBlocked else { return }
+        if s.search.waitingForNetwork {
+            s.search.waitingForNetwork = false
+            loadNextPage(&s, &fx)
+        }
+        if s.home.waitingForNetwork {
+            s.home.waitingForNetwork = false
+            for (index, section) in s.home.sections.enumerated() {
+                if case .loaded = section.content { continue }
+                s.home.sections[index].content = .loading
+                fx.append(.loadHomeSection(index: index, keyword: section.keyword))
+            }
+        }
     }
 
     static func enter(_ tab: BrowseTab, _ s: inout BrowseState, _ fx: inout [BrowseEffect]) {

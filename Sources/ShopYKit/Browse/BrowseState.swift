@@ -45,6 +45,8 @@ public struct HomeSection: Equatable, Sendable {
 
 public struct HomeState: Equatable, Sendable {
     public var sections: [HomeSection] = []
+    /// Sections held back while the network is down (or not yet known).
+    public var waitingForNetwork = false
     /// True while the keywords themselves are being read.
     public var loading = false
     public var requested = false
@@ -77,6 +79,8 @@ public struct SearchState: Equatable, Sendable {
     public var cursor = ListCursor()
     /// A move past the last row while the next page loads: taken once it has come.
     public var advanceOnLoad = false
+    /// A page held back while the network is down (or not yet known): sent when the path is up.
+    public var waitingForNetwork = false
 
     /// How deep the list can go: min(total, 1,099).
     public var limit: Int { min(total ?? 0, SearchRequest.maxRank) }
@@ -162,6 +166,7 @@ public struct BrowseState: Equatable, Sendable {
         if let query { search.query = query }
     }
 
-    /// Requests that need the network are not sent while it is down (the catalog needs none).
-    public var networkBlocked: Bool { source == .naver && network.isOffline }
+    /// Requests that need the network are not sent while it is down (the catalog needs none),
+    /// nor before the path monitor's first reading.
+    public var networkBlocked: Bool { source == .naver && network != .online }
 }

@@ -5,7 +5,12 @@ import Foundation
 /// monitor of `status --watch`. (One file, to re-point at the services of the composition root.)
 public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     let context: Context
-    let source: any ProductSource
+    let requested: SourceKind?
+    let timeout: Double
+    let limiter = RateLimiter(perSecond: 8)
+    private let lock = NSLock()
+    private var made: (any ProductSource)?
+    public let sourceKind: SourceKind
     let store: SettingsStore
     /// Writes bytes to the terminal (OSC 52).
     let terminalWrite: @Sendable ([UInt8]) -> Void
@@ -13,24 +18,42 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     /// handed back to it; the driver sets this.
     public var withTerminalReleased: @Sendable (() -> LaunchOutcome) -> LaunchOutcome = { $0() }
 
-    /// Throws what `search` throws for the source (`--source naver` without keys).
+    /// Throws what `search` throws for the source (`--source naver` without keys, a bad
+    /// SHOPY_API_BASE); being offline is not an error here: browse opens with its banner, and
+    /// each search checks the path again.
     public init(context: Context, source: SourceKind?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
         self.context = context
-        // Popular sections and pages share the API's per-second limit, as in `popular`.
-        let limiter = RateLimiter(perSecond: 8)
-        self.source = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
+        self.requested = source
+        self.timeout = timeout
         self.store = SettingsStore(environment: context.io.environment)
         self.terminalWrite = terminalWrite
+        sourceKind = source ?? (NaverCredentials.from(environment: context.io.environment) == nil ? .catalog : .naver)
+        do {
+            made = try makeSource()
+        } catch let error as NetworkError {
+            if case .offline = error {} else { throw error }
+        }
     }
 
-    public var sourceKind: SourceKind { source.kind }
+    /// The source of `search`; popular sections and pages share the API's per-second limit, as in `popular`.
+    func makeSource() throws -> any ProductSource {
+        let limiter = self.limiter
+        return try context.source(requested, timeout: timeout, beforeRequest: { await limiter.acquire() })
+    }
+
+    func source() throws -> any ProductSource {
+        if let made = lock.withLock({ made }) { return made }
+        let source = try makeSource()
+        lock.withLock { made = source }
+        return source
+    }
 
     public func popularKeywords() throws -> [String] {
-        try store.read { $0.popularSections } ?? (source.kind == .catalog ? PopularCommand.catalogSections : PopularCommand.naverSections)
+        try store.read { $0.popularSections } ?? (sourceKind == .catalog ? PopularCommand.catalogSections : PopularCommand.naverSections)
     }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        try await source.search(request)
+        try await source().search(request)
     }
 
     public func recordQuery(_ query: String) throws {
