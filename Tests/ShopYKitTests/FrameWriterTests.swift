@@ -45,6 +45,18 @@ final class FrameWriterTests: XCTestCase {
         XCTAssertEqual(FrameWriter.diff(from: after, to: after), [], "nothing changed, nothing written")
     }
 
+    func testWithoutColourOnlyBoldDimAndReverseAreDrawn() {
+        var s = state()
+        s.message = StatusMessage("boom", isError: true)
+        s.liked["80000001"] = "x"
+        let frame = BrowseRender.render(s, rows: 24, columns: 80)
+        let coloured = String(decoding: FrameWriter.diff(from: nil, to: frame), as: UTF8.self)
+        let plain = String(decoding: FrameWriter.diff(from: nil, to: frame, color: false), as: UTF8.self)
+        XCTAssertTrue(coloured.contains("\u{1B}[0;31m"))
+        XCTAssertFalse(plain.contains(";31m"))
+        XCTAssertTrue(plain.contains("\u{1B}[0;7m"), "the selection is still reverse video")
+    }
+
     func testAResizeRedrawsEverything() {
         let s = state()
         let small = BrowseRender.render(s, rows: 24, columns: 80)

@@ -46,7 +46,7 @@ public struct BrowseCommand: Command {
         var io = context.io
         io.stderr = OutputSink()
         let quiet = Context(io: io, transport: context.transport, catalog: context.catalog)
-        let terminal = BrowseTerminal(modes: modes)
+        let terminal = BrowseTerminal(modes: modes, color: context.io.colorEnabled(terminal: true))
         let services = try LiveBrowseServices(context: quiet, source: source, timeout: 10, terminalWrite: { [terminal] in terminal.writeRaw($0) })
         services.withTerminalReleased = { [terminal] body in terminal.released(body) }
         let initial = BrowseState(source: services.sourceKind, tab: query == nil ? .home : .search, query: query, sort: sort, size: size)

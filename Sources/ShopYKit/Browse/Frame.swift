@@ -15,13 +15,14 @@ public struct CellStyle: Hashable, Sendable {
     public static let plain = CellStyle()
     public static let red: UInt8 = 31, green: UInt8 = 32, yellow: UInt8 = 33, magenta: UInt8 = 35, cyan: UInt8 = 36
 
-    /// The SGR sequence that sets exactly this style (from a reset).
-    public var sgr: String {
+    /// The SGR sequence that sets exactly this style (from a reset); without `color` (NO_COLOR,
+    /// `--color never`) only bold, dim and reverse video are drawn.
+    public func sgr(color useColor: Bool = true) -> String {
         var codes = ["0"]
         if bold { codes.append("1") }
         if dim { codes.append("2") }
         if reverse { codes.append("7") }
-        if color != 0 { codes.append(String(color)) }
+        if color != 0 && useColor { codes.append(String(color)) }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

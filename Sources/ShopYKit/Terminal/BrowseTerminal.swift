@@ -23,8 +23,12 @@ public final class BrowseTerminal: @unchecked Sendable {
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
 
-    public init(modes: TerminalModes) {
+    /// Colours (the red of errors, ♥ and the banner); bold, dim and reverse video always.
+    let color: Bool
+
+    public init(modes: TerminalModes, color: Bool = true) {
         self.modes = modes
+        self.color = color
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         wakeRead = fds[0]
@@ -141,7 +145,7 @@ public final class BrowseTerminal: @unchecked Sendable {
     func draw(_ state: BrowseState) {
         let frame = BrowseRender.render(state, rows: size.rows, columns: size.columns)
         let previous = lock.withLock { lastFrame }
-        let bytes = FrameWriter.diff(from: previous, to: frame)
+        let bytes = FrameWriter.diff(from: previous, to: frame, color: color)
         lock.withLock { lastFrame = frame }
         if !bytes.isEmpty { writeRaw(bytes) }
     }

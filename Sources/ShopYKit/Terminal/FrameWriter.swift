@@ -2,7 +2,7 @@
 /// each written whole from its first column (lines are full width, so nothing needs erasing),
 /// styles as SGR changes, then the cursor: shown at the prompt, hidden otherwise.
 public enum FrameWriter {
-    public static func diff(from old: Frame?, to new: Frame) -> [UInt8] {
+    public static func diff(from old: Frame?, to new: Frame, color: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         let full = old == nil || old!.rows != new.rows || old!.columns != new.columns
@@ -11,7 +11,7 @@ public enum FrameWriter {
         for row in 0..<new.rows where full || old!.lines[row] != new.lines[row] {
             // A shown cursor is hidden while lines are drawn, so it never flickers across them.
             if !wrote && !full && old!.cursor != nil { out += Array("\u{1B}[?25l".utf8) }
-            line(new.lines[row], row: row, into: &out)
+            line(new.lines[row], row: row, color: color, into: &out)
             wrote = true
         }
         let cursorMoved = full || old!.cursor?.row != new.cursor?.row || old!.cursor?.column != new.cursor?.column
@@ -23,13 +23,13 @@ public enum FrameWriter {
         return out
     }
 
-    static func line(_ cells: [Cell], row: Int, into out: inout [UInt8]) {
+    static func line(_ cells: [Cell], row: Int, color: Bool, into out: inout [UInt8]) {
         out += Array("\u{1B}[\(row + 1);1H".utf8)
         var style = CellStyle.plain
         for (c, cell) in cells.enumerated() {
             if cell.isContinuation { continue }
             if cell.style != style {
-                out += Array(cell.style.sgr.utf8)
+                out += Array(cell.style.sgr(color: color).utf8)
                 style = cell.style
             }
             // A wide character without its right half (never made by Frame.put) is a space.
