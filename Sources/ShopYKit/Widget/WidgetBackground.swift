@@ -77,7 +77,12 @@ public struct DetachedRefreshStarter: WidgetRefreshStarter {
         #else
         let setsid = Int32(POSIX_SPAWN_SETSID)
         #endif
-        posix_spawnattr_setflags(&attributes, Int16(setsid | Int32(POSIX_SPAWN_SETSIGMASK)))
+        #if canImport(Darwin)
+        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #else
+        let closeOthers: Int32 = 0
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(setsid | closeOthers | Int32(POSIX_SPAWN_SETSIGMASK)))
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -85,6 +90,13 @@ public struct DetachedRefreshStarter: WidgetRefreshStarter {
             posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, fd, WidgetRefreshLock.childDescriptor)
+        // Nothing else goes to the child: a descriptor the bar left open (its pipe to read our
+        // output) would otherwise stay open as long as the refresh runs, and the bar would wait.
+        #if os(Linux)
+        for other in Self.openDescriptors() where other > WidgetRefreshLock.childDescriptor {
+            posix_spawn_file_actions_addclose(&actions, other)
+        }
+        #endif
         var env = environment
         env[WidgetRefreshLock.environmentKey] = String(WidgetRefreshLock.childDescriptor)
         env["SHOPY_WIDGET_BACKGROUND"] = nil
@@ -99,6 +111,12 @@ public struct DetachedRefreshStarter: WidgetRefreshStarter {
             return false
         }
         return true
+    }
+
+    /// The descriptors open in this process (/proc/self/fd), for closing them in the child.
+    static func openDescriptors() -> [Int32] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return names.compactMap { Int32($0) }.filter { fcntl($0, F_GETFD) >= 0 }
     }
 
     /// This executable's path (/proc/self/exe on Linux).
