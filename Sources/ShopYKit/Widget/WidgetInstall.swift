@@ -12,7 +12,6 @@ public enum WidgetInstall {
         let q = quoted(executable)
         switch bar {
         case .waybar:
-            let exe = JSONWriter.string(.string(executable))
             return """
             // ~/.config/waybar/config: add "custom/shopy" to modules-right, then:
             "custom/shopy": {
@@ -23,7 +22,6 @@ public enum WidgetInstall {
                 "on-click": \(JSONWriter.string(.string(executable + " widget open 1" + named))),
                 "on-click-right": \(JSONWriter.string(.string(executable + " widget refresh" + named)))
             }
-            // shopy: \(exe)
 
             """
         case .i3blocks:
@@ -46,11 +44,12 @@ public enum WidgetInstall {
 
             """
         case .tmux:
-            let command = (q + " widget --format tmux" + named).replacingOccurrences(of: "'", with: "\\'")
+            // tmux keeps single quotes literal inside double quotes; /bin/sh reads them in #(…).
+            let command = q + " widget --format tmux" + named
             return """
             # ~/.tmux.conf
             set -g status-interval 30
-            set -g status-right '#(\(command)) %H:%M'
+            set -g status-right "#(\(command)) %H:%M"
 
             """
         case .swiftbar:
