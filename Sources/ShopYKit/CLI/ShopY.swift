@@ -41,6 +41,7 @@ public enum ShopY {
         CopyCommand.self,
         CompletionsCommand.self,
         BrowseCommand.self,
+        WidgetCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and

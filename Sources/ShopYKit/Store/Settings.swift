@@ -102,6 +102,8 @@ public final class Settings {
     @Stored("popularSections", suite: .preferences) public var popularSections: [String]? = nil
     /// `shopy config`: defaults for command options (key → value as typed, checked on set).
     @Stored("config", suite: .preferences) public var config: [String: String] = [:]
+    /// `shopy widget configure`: what each named widget shows and its refresh policy.
+    @Stored("widgets", suite: .preferences) public var widgets: [String: WidgetConfiguration] = [:]
 
     /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
     /// liking fast); a like that then fails to decode is damage in likes.json too, so it is

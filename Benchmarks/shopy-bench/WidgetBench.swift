@@ -1,0 +1,96 @@
+// shopy-bench widget: `shopy widget` wall time beside `shopy --version`, with the API a server
+// that accepts and never answers; the CPU and the requests of one `shopy widget refresh`.
+import Foundation
+import ShopYKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A loopback listener that accepts connections and never answers (they are held open).
+final class SilentServer: @unchecked Sendable {
+    let fd: Int32
+    let port: Int
+    private var held: [Int32] = []
+
+    init() {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(fd, $0, length) }
+        }
+        listen(fd, 64)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                held.append(client)
+            }
+        }
+    }
+}
+
+func widgetBench(runs: Int) {
+    print("## shopy widget (\(runs) runs each, interleaved, median)")
+    let silent = SilentServer()
+    let deadHome = temporaryDirectory("widget-dead")
+    let dead = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": deadHome, "SHOPY_API_BASE": "http://127.0.0.1:\(silent.port)",
+                "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret"]
+    // The first call starts the refresh, which hangs on the silent API (holding the lock): every
+    // measured call below is "due" and finds the refresh running — the slowest path.
+    _ = spawn([shopy, "widget"], environment: dead)
+    let freshHome = temporaryDirectory("widget-fresh")
+    let fresh = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": freshHome]
+    _ = spawn([shopy, "widget", "refresh"], environment: fresh)
+    var version: [Double] = [], due: [Double] = [], current: [Double] = [], waybar: [Double] = []
+    for _ in 0..<runs {
+        version.append(spawn([shopy, "--version"], environment: fresh).seconds)
+        due.append(spawn([shopy, "widget"], environment: dead).seconds)
+        current.append(spawn([shopy, "widget"], environment: fresh).seconds)
+        waybar.append(spawn([shopy, "widget", "--format", "waybar", "--family", "medium"], environment: fresh).seconds)
+    }
+    let v = median(version)
+    print("shopy --version                                          \(ms(v))")
+    print("shopy widget, API never answers (due, refresh running)   \(ms(median(due)))  \(String(format: "%.2f×", median(due) / v))")
+    print("shopy widget, timeline current                           \(ms(median(current)))  \(String(format: "%.2f×", median(current) / v))")
+    print("shopy widget --format waybar --family medium             \(ms(median(waybar)))  \(String(format: "%.2f×", median(waybar) / v))")
+    print("goal: ≤ 30 ms median and ≤ 1.2× shopy --version")
+
+    // One refresh against the emulator: its CPU and the requests it sends.
+    let emulator = Emulator()
+    defer { emulator.stop() }
+    let home = temporaryDirectory("widget-refresh")
+    let env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
+               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "SHOPY_WIDGET_BACKGROUND": "off"]
+    func requests() -> Int {
+        emulatorControl(emulator.base, "/_emulator/stats")["requests"]?.intValue ?? -1
+    }
+    for (label, show) in [("default set (status, likes, popular:신발)", nil as String?),
+                          ("status, likes, 2 popular sections", "status,likes,popular:신발,popular:옷")] {
+        if let show { _ = spawn([shopy, "widget", "configure", "--show", show], environment: env) }
+        var cpu: [Double] = [], wall: [Double] = []
+        let before = requests()
+        for _ in 0..<min(runs, 9) {
+            let run = spawnMeasured([shopy, "widget", "refresh"], environment: env)
+            cpu.append(run.cpu)
+            wall.append(run.wall)
+        }
+        let perRefresh = Double(requests() - before) / Double(min(runs, 9))
+        print("refresh, \(label): CPU \(ms(median(cpu))), wall \(ms(median(wall))), \(String(format: "%.1f", perRefresh)) requests")
+    }
+    print()
+}
