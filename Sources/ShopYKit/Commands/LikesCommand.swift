@@ -8,7 +8,7 @@ import Darwin
 /// `shopy likes`: the liked products, and their export, import and clearing.
 public struct LikesCommand: Command {
     public enum Sort: String, CaseIterable, Sendable {
-        case recent, price, title
+        case recent, price, title, change
     }
 
     public static let spec = CommandSpec(
@@ -16,19 +16,26 @@ public struct LikesCommand: Command {
         abstract: "List liked products; export, import or clear them.",
         discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
         options: [
-            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first) or title.",
+            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first), title, or change (largest drop since liked first).",
                        choices: Sort.allCases.map(\.rawValue)),
+            OptionSpec("drops", help: "Only likes whose latest price is below the liked price."),
+            OptionSpec("history", help: "JSON: add each like's price history (\"history\": [{\"at\", \"price\"}])."),
             CommonOptions.format, CommonOptions.json,
         ],
-        examples: ["shopy likes", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
+        examples: ["shopy likes", "shopy likes --drops --sort change", "shopy likes refresh", "shopy likes alert 88159546540 --drop 10", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
                    "shopy likes import likes-backup.json", "shopy likes clear --yes"])
 
-    public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self] }
+    public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self,
+                                                     LikesRefreshCommand.self, LikesAlertCommand.self, LikesAlertsCommand.self] }
 
     public var sort: Sort
     public var format: OutputFormat?
+    public var drops = false
+    public var history = false
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
+        drops = parsed.flag("drops")
+        history = parsed.flag("history")
         if let first = parsed.positionals.first {
             let names = Self.subcommands.map { $0.spec.name }
             let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy likes \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
@@ -43,16 +50,14 @@ public struct LikesCommand: Command {
     public func run(_ context: Context) async throws -> ExitCode {
         let store = LikeSupport.store(context)
         let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
-        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title {
+        let prices = try store.read { settings in settings.prices }
+        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && sort != .change && prices.isEmpty && !drops && !history {
             try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
             return .ok
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
-        let sorted = Self.sorted(likes, by: sort)
-        let items = sorted.enumerated().map { i, like in
-            ListedItem(rank: i + 1, product: like.product,
-                       extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))])
-        }
+        let sorted = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: sort == .change, dropsOnly: drops)
+        let items = PriceView.items(sorted, book: prices, history: history, table: resolvedFormat == .table)
         let io = context.io
         switch format ?? OutputFormat.defaultFor(io) {
         case .json:
@@ -103,7 +108,7 @@ public struct LikesCommand: Command {
                 default: return a < b
                 }
             }
-        case .title:
+        case .title, .change:
             order = indices
         }
         // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
@@ -165,6 +170,8 @@ public struct LikesCommand: Command {
                 default: return a.offset < b.offset
                 }
             }
+        case .change:
+            ordered = indexed  // PriceView.arrange orders by the change
         case .title:
             let keys = likes.map { $0.product.title.lowercased() }
             ordered = indexed.sorted { a, b in

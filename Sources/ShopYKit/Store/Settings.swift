@@ -18,7 +18,9 @@ public struct Suite: Hashable, Sendable, Comparable {
     public static let likes = Suite(name: "likes", schema: 2, journaled: true)
     public static let state = Suite(name: "state", schema: 1)
     public static let preferences = Suite(name: "preferences", schema: 1)
-    public static let all: [Suite] = [likes, state, preferences]
+    /// Price history and alerts of likes (`shopy likes refresh`), apart so liking stays one line.
+    public static let prices = Suite(name: "prices", schema: 1)
+    public static let all: [Suite] = [likes, state, preferences, prices]
 
     public static func < (a: Suite, b: Suite) -> Bool { a.name < b.name }
 }
@@ -102,6 +104,8 @@ public final class Settings {
     @Stored("popularSections", suite: .preferences) public var popularSections: [String]? = nil
     /// `shopy config`: defaults for command options (key → value as typed, checked on set).
     @Stored("config", suite: .preferences) public var config: [String: String] = [:]
+    /// Price history, extremes and alert of each like, by productId.
+    @Stored("prices", suite: .prices) public var prices = PriceBook()
 
     /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
     /// liking fast); a like that then fails to decode is damage in likes.json too, so it is
