@@ -186,9 +186,10 @@ public struct LikesCommand: Command {
 enum LikesFile {
     static let schema = 1
 
-    static func export(_ likes: LikeCollection, at time: String) -> [UInt8] {
+    static func export(_ likes: LikeCollection, at time: String, prices: PriceBook = PriceBook()) -> [UInt8] {
         var out = Array("{\"schema\":\(schema),\n\"exportedAt\":\"\(time)\",\n\"likes\":".utf8)
         out += likes.encodeStored()
+        out += PriceExport.member(prices)
         out += Array("}\n".utf8)
         return out
     }
@@ -251,7 +252,7 @@ public struct LikesExportCommand: Command {
         let store = LikeSupport.store(context)
         let (bytes, count) = try store.read { settings in
             let likes = settings.likes
-            return (LikesFile.export(likes, at: Like.timestamp(context.io.now())), likes.count)
+            return (LikesFile.export(likes, at: Like.timestamp(context.io.now()), prices: settings.prices), likes.count)
         }
         if let file {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
@@ -303,8 +304,9 @@ public struct LikesImportCommand: Command {
         let checked = LikesFile.checkedElements(bytes)
         let incoming = checked == nil ? try LikesFile.parse(bytes, path: shown) : []
         let total = checked?.count ?? incoming.count
+        let prices = try PriceExport.parse(bytes, path: shown)
         let store = LikeSupport.store(context)
-        let (added, kept) = try store.update([.likes]) { settings in
+        let (added, kept) = try store.update(prices == nil ? [.likes] : [.likes, .prices]) { settings in
             var likes = settings.likes
             var added = 0, kept = 0
             for element in checked ?? [] {
@@ -315,6 +317,7 @@ public struct LikesImportCommand: Command {
                 if likes.add(like) { added += 1 } else { kept += 1 }
             }
             if added > 0 { settings.likes = likes }
+            if let prices { PriceExport.merge(prices, into: settings, liked: Set(likes.ids)) }
             return (added, kept)
         }
         context.io.stdout.line("imported \(Money.grouped(total)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
@@ -348,7 +351,7 @@ public struct LikesClearCommand: Command {
                                  hint: "shopy likes clear --yes (a backup file is written first)")
             }
             let backup = FileIO.timestampedPath(in: store.directory, prefix: "likes-backup", at: now)
-            try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now)), to: backup)
+            try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now), prices: settings.prices), to: backup)
             var empty = likes
             empty.removeAll()
             settings.likes = empty
