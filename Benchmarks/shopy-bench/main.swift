@@ -262,6 +262,7 @@ case "rank":
 case "trends": trendsKeywords(runs: min(runs, 9))
 case "transport": transportBench(runs: runs)
 case "browse": browseBench(runs: runs)
+case "refresh": refreshBench(runs: min(runs, 3))
 case "all":
     titleCleaning()
     searchProcess(runs: runs)

@@ -8,7 +8,7 @@ import Darwin
 /// `shopy likes`: the liked products, and their export, import and clearing.
 public struct LikesCommand: Command {
     public enum Sort: String, CaseIterable, Sendable {
-        case recent, price, title, change
+        case recent, price, title
     }
 
     public static let spec = CommandSpec(
@@ -17,7 +17,7 @@ public struct LikesCommand: Command {
         discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
         options: [
             OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first), title, or change (largest drop since liked first).",
-                       choices: Sort.allCases.map(\.rawValue)),
+                       choices: Sort.allCases.map(\.rawValue) + ["change"]),
             OptionSpec("drops", help: "Only likes whose latest price is below the liked price."),
             OptionSpec("history", help: "JSON: add each like's price history (\"history\": [{\"at\", \"price\"}])."),
             CommonOptions.format, CommonOptions.json,
@@ -32,6 +32,8 @@ public struct LikesCommand: Command {
     public var format: OutputFormat?
     public var drops = false
     public var history = false
+    /// `--sort change` (PriceView orders by the change since liked; not a `Sort` of the stored likes).
+    public var byChange = false
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         drops = parsed.flag("drops")
@@ -41,7 +43,8 @@ public struct LikesCommand: Command {
             let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy likes \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
             throw UsageError("unknown subcommand 'likes \(Sanitizer.clean(first))'", hint: hint)
         }
-        sort = try parsed.value("sort").map { v throws(UsageError) in
+        byChange = parsed.value("sort") == "change"
+        sort = byChange ? .recent : try parsed.value("sort").map { v throws(UsageError) in
             try ArgumentParser.choice(v, option: "sort", as: Sort.self, allowed: Sort.allCases)
         } ?? .recent
         format = try CommonOptions.format(parsed)
@@ -51,12 +54,12 @@ public struct LikesCommand: Command {
         let store = LikeSupport.store(context)
         let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
         let prices = try store.read { settings in settings.prices }
-        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && sort != .change && prices.isEmpty && !drops && !history {
+        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && !byChange && prices.isEmpty && !drops && !history {
             try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
             return .ok
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
-        let sorted = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: sort == .change, dropsOnly: drops)
+        let sorted = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops)
         let items = PriceView.items(sorted, book: prices, history: history, table: resolvedFormat == .table)
         let io = context.io
         switch format ?? OutputFormat.defaultFor(io) {
@@ -108,7 +111,7 @@ public struct LikesCommand: Command {
                 default: return a < b
                 }
             }
-        case .title, .change:
+        case .title:
             order = indices
         }
         // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
@@ -170,8 +173,6 @@ public struct LikesCommand: Command {
                 default: return a.offset < b.offset
                 }
             }
-        case .change:
-            ordered = indexed  // PriceView.arrange orders by the change
         case .title:
             let keys = likes.map { $0.product.title.lowercased() }
             ordered = indexed.sorted { a, b in
