@@ -223,4 +223,31 @@ final class PriceRefreshEndToEndTests: XCTestCase {
         let help = try runProcess(Binary.path("shopy-emulator"), ["--help"])
         XCTAssertTrue(help.stdout.contains("--price-drift") && help.stdout.contains("/_emulator/price"), help.stdout)
     }
+
+    func testARefreshKilledMidwayLeavesWholeFiles() throws {
+        let emulator = try EmulatorProcess(["--latency", "200"])
+        defer { emulator.stop() }
+        let likes = try likeThree(emulator)
+        XCTAssertEqual(try shopy(["likes", "refresh"], emulator).status, 0)
+        let before = try String(contentsOfFile: home.path + "/prices.json", encoding: .utf8)
+        for delay in [0.15, 0.3, 0.45, 0.6] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path("shopy"))
+            process.arguments = ["likes", "refresh", "--rate", "4"]
+            process.environment = emulator.environment.merging(["SHOPY_HOME": home.path, "PATH": "/usr/bin:/bin"]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let prices = try String(contentsOfFile: home.path + "/prices.json", encoding: .utf8)
+            XCTAssertNotNil(try? JSONParser.parse(Array(prices.utf8)), "prices.json is whole after SIGKILL at \(delay) s")
+            XCTAssertGreaterThanOrEqual(prices.count, before.count)
+        }
+        let doctor = try JSONParser.parse(Array(try shopy(["doctor", "--json"], emulator).stdout.utf8))
+        let statuses = doctor["files"]?.arrayValue?.compactMap { $0["status"]?.stringValue } ?? []
+        XCTAssertFalse(statuses.contains("damaged"), "\(statuses)")
+        XCTAssertEqual(try json(try shopy(["likes", "--json"], emulator))["count"]?.intValue, likes.count)
+    }
 }

@@ -146,4 +146,11 @@ final class PriceTrackingTests: XCTestCase {
         let damaged = Array(String(decoding: export, as: UTF8.self).replacingOccurrences(of: "\"price\":900", with: "\"price\":\"x\"").utf8)
         XCTAssertThrowsError(try PriceExport.parse(damaged, path: "x"))
     }
+
+    func testAlertValuesAreReadAsPeopleTypeThem() {
+        XCTAssertEqual(LikesAlertCommand.digits("12,000원"), "12000")
+        XCTAssertEqual(LikesAlertCommand.digits(" 12000 "), "12000")
+        XCTAssertEqual(LikesAlertCommand.digits("10%", percent: true), "10")
+        XCTAssertEqual(LikesAlertCommand.digits("1e4"), "1e4", "left for the integer check to refuse")
+    }
 }
