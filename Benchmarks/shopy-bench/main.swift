@@ -263,6 +263,7 @@ case "trends": trendsKeywords(runs: min(runs, 9))
 case "transport": transportBench(runs: runs)
 case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
+case "refresh": refreshBench(runs: min(runs, 3))
 case "all":
     titleCleaning()
     searchProcess(runs: runs)

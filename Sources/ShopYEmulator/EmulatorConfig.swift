@@ -59,6 +59,8 @@ public struct EmulatorConfig: Sendable, Equatable {
     /// A JSON array of wire items to serve instead of the embedded catalog
     /// (load it with `EmulatorCommandLine.catalog(for:)`).
     public var itemsFile: String? = nil
+    /// Prices walk a deterministic step each time a product is served (`EmulatorPrices`).
+    public var priceDrift: Bool = false
     /// Log one line per request on stderr.
     public var log: Bool = false
     /// Answer every DataLab request with 403 (the application lacks DataLab permission).
@@ -150,6 +152,9 @@ public enum EmulatorCommandLine {
                            the built-in catalog of 340 recorded items
       --datalab-denied     answer every DataLab request with 403 (no DataLab permission)
       --datalab-decimals N decimals of DataLab ratios, or full (default 5, as Naver)
+      --price-drift        prices walk while it runs: each time a product is served its
+                           price steps -2%..+2% of the catalog's (within ±40%),
+                           deterministic per productId and times served
       --log                one line per request on stderr (method, path, status, ms);
                            the key headers are never printed
       -h, --help           show this help
@@ -159,6 +164,9 @@ public enum EmulatorCommandLine {
       GET /_emulator/stats   counters as JSON (requests, status, throttled, lastQuery,
                              lastParams, maxInFlight, connections accepted, ...)
       GET /_emulator/reset   zero the counters, the quota and the fault count
+      GET /_emulator/price?productId=ID&price=N
+                             serve ID at price N (over any drift); price=gone leaves
+                             it out of every answer, price=base restores the catalog's
 
     DataLab Shopping Insight (POST, JSON bodies as Naver's contract) is served on both
     layouts: /v1/datalab/shopping/<endpoint> with the X-Naver-Client-Id / -Secret headers
@@ -273,6 +281,8 @@ public enum EmulatorCommandLine {
                 }
             case "--log":
                 config.log = try flag()
+            case "--price-drift":
+                config.priceDrift = try flag()
             default:
                 throw .unknownOption(name)
             }

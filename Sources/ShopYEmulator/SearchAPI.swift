@@ -105,11 +105,14 @@ final class SearchAPI: Sendable {
 
     /// DataLab Shopping Insight, served beside the search API.
     let dataLab: DataLabAPI
+    /// `--price-drift` and `/_emulator/price`.
+    let prices: EmulatorPrices
 
     init(config: EmulatorConfig, catalog: Catalog) {
         self.config = config
         self.catalog = catalog
         self.dataLab = DataLabAPI(config: config)
+        self.prices = EmulatorPrices(drift: config.priceDrift)
     }
 
     // MARK: - Dispatch
@@ -251,6 +254,7 @@ final class SearchAPI: Sendable {
     /// The 200 body: the catalog's page with `lastBuildDate` set to now.
     private func searchBody(_ request: SearchRequest) -> [UInt8] {
         var response = catalog.search(request)
+        prices.apply(&response)
         response.lastBuildDate = SearchAPI.lastBuildDate()
         return JSONWriter.serialize(response.json, pretty: false)
     }
@@ -292,6 +296,8 @@ final class SearchAPI: Sendable {
         switch request.path {
         case "/_emulator/stats":
             return Reply(response: ServerResponse(status: 200, body: JSONWriter.serialize(stats(), pretty: false)))
+        case EmulatorPrices.controlPath:
+            return prices.control(FormDecoding.parameters(request.rawQuery))
         case "/_emulator/reset":
             reset()
             return Reply(response: ServerResponse(status: 200, body: Array(#"{"ok":true}"#.utf8)))

@@ -247,7 +247,8 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
         let report = try json(try ok(["doctor", "--json"]))
         XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
-                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok"], "no search was made")
+                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing"],
+                       "no search was made, no like refreshed")
     }
 
     // MARK: - Killed mid-write

@@ -22,7 +22,7 @@ final class CompleterTests: XCTestCase {
         XCTAssertEqual(values(["search", "--sort", "1", "--s"]), ["--size", "--source"], "an option given once is not offered again")
         XCTAssertEqual(values(["search", "--format="]), OutputFormat.allCases.map { "--format=" + $0.rawValue })
         XCTAssertEqual(values(["search", "--color", ""]), ["auto", "always", "never"], "common options complete too")
-        XCTAssertEqual(values(["likes", ""]), ["export", "import", "clear"])
+        XCTAssertEqual(values(["likes", ""]), ["export", "import", "clear", "refresh", "alert", "alerts"])
         XCTAssertEqual(values(["likes", "export", ""]), ["<files>"])
         XCTAssertEqual(values(["config", "set", "format", "js"]), ["json", "jsonl"])
         XCTAssertEqual(values(["help", "config", ""]), ["get", "set", "unset", "list"])

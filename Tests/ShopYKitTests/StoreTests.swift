@@ -311,6 +311,9 @@ final class StoreTests: XCTestCase {
             settings.lastListing = listing
             settings.historyEnabled = false
             settings.popularSections = ["패션의류", "디지털/가전"]
+            var prices = PriceBook()
+            prices["111"] = PriceRecord()
+            settings.prices = prices
         }
         for suite in Suite.all {
             let path = store.path(of: suite)

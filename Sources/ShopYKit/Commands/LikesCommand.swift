@@ -16,25 +16,35 @@ public struct LikesCommand: Command {
         abstract: "List liked products; export, import or clear them.",
         discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
         options: [
-            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first) or title.",
-                       choices: Sort.allCases.map(\.rawValue)),
+            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first), title, or change (largest drop since liked first).",
+                       choices: Sort.allCases.map(\.rawValue) + ["change"]),
+            OptionSpec("drops", help: "Only likes whose latest price is below the liked price."),
+            OptionSpec("history", help: "JSON: add each like's price history (\"history\": [{\"at\", \"price\"}])."),
             CommonOptions.format, CommonOptions.json,
         ],
-        examples: ["shopy likes", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
+        examples: ["shopy likes", "shopy likes --drops --sort change", "shopy likes refresh", "shopy likes alert 88159546540 --drop 10", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
                    "shopy likes import likes-backup.json", "shopy likes clear --yes"])
 
-    public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self] }
+    public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self,
+                                                     LikesRefreshCommand.self, LikesAlertCommand.self, LikesAlertsCommand.self] }
 
     public var sort: Sort
     public var format: OutputFormat?
+    public var drops = false
+    public var history = false
+    /// `--sort change` (PriceView orders by the change since liked; not a `Sort` of the stored likes).
+    public var byChange = false
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
+        drops = parsed.flag("drops")
+        history = parsed.flag("history")
         if let first = parsed.positionals.first {
             let names = Self.subcommands.map { $0.spec.name }
             let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy likes \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
             throw UsageError("unknown subcommand 'likes \(Sanitizer.clean(first))'", hint: hint)
         }
-        sort = try parsed.value("sort").map { v throws(UsageError) in
+        byChange = parsed.value("sort") == "change"
+        sort = byChange ? .recent : try parsed.value("sort").map { v throws(UsageError) in
             try ArgumentParser.choice(v, option: "sort", as: Sort.self, allowed: Sort.allCases)
         } ?? .recent
         format = try CommonOptions.format(parsed)
@@ -43,16 +53,14 @@ public struct LikesCommand: Command {
     public func run(_ context: Context) async throws -> ExitCode {
         let store = LikeSupport.store(context)
         let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
-        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title {
+        let prices = try store.read { settings in settings.prices }
+        if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && !byChange && prices.isEmpty && !drops && !history {
             try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
             return .ok
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
-        let sorted = Self.sorted(likes, by: sort)
-        let items = sorted.enumerated().map { i, like in
-            ListedItem(rank: i + 1, product: like.product,
-                       extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))])
-        }
+        let sorted = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops)
+        let items = PriceView.items(sorted, book: prices, history: history, table: resolvedFormat == .table)
         let io = context.io
         switch format ?? OutputFormat.defaultFor(io) {
         case .json:
@@ -179,9 +187,10 @@ public struct LikesCommand: Command {
 enum LikesFile {
     static let schema = 1
 
-    static func export(_ likes: LikeCollection, at time: String) -> [UInt8] {
+    static func export(_ likes: LikeCollection, at time: String, prices: PriceBook = PriceBook()) -> [UInt8] {
         var out = Array("{\"schema\":\(schema),\n\"exportedAt\":\"\(time)\",\n\"likes\":".utf8)
         out += likes.encodeStored()
+        out += PriceExport.member(prices)
         out += Array("}\n".utf8)
         return out
     }
@@ -244,7 +253,7 @@ public struct LikesExportCommand: Command {
         let store = LikeSupport.store(context)
         let (bytes, count) = try store.read { settings in
             let likes = settings.likes
-            return (LikesFile.export(likes, at: Like.timestamp(context.io.now())), likes.count)
+            return (LikesFile.export(likes, at: Like.timestamp(context.io.now()), prices: settings.prices), likes.count)
         }
         if let file {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
@@ -296,8 +305,9 @@ public struct LikesImportCommand: Command {
         let checked = LikesFile.checkedElements(bytes)
         let incoming = checked == nil ? try LikesFile.parse(bytes, path: shown) : []
         let total = checked?.count ?? incoming.count
+        let prices = try PriceExport.parse(bytes, path: shown)
         let store = LikeSupport.store(context)
-        let (added, kept) = try store.update([.likes]) { settings in
+        let (added, kept) = try store.update(prices == nil ? [.likes] : [.likes, .prices]) { settings in
             var likes = settings.likes
             var added = 0, kept = 0
             for element in checked ?? [] {
@@ -308,6 +318,7 @@ public struct LikesImportCommand: Command {
                 if likes.add(like) { added += 1 } else { kept += 1 }
             }
             if added > 0 { settings.likes = likes }
+            if let prices { PriceExport.merge(prices, into: settings, liked: Set(likes.ids)) }
             return (added, kept)
         }
         context.io.stdout.line("imported \(Money.grouped(total)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
@@ -341,7 +352,7 @@ public struct LikesClearCommand: Command {
                                  hint: "shopy likes clear --yes (a backup file is written first)")
             }
             let backup = FileIO.timestampedPath(in: store.directory, prefix: "likes-backup", at: now)
-            try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now)), to: backup)
+            try FileIO.atomicWrite(LikesFile.export(likes, at: Like.timestamp(now), prices: settings.prices), to: backup)
             var empty = likes
             empty.removeAll()
             settings.likes = empty

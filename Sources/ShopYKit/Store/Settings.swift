@@ -18,7 +18,9 @@ public struct Suite: Hashable, Sendable, Comparable {
     public static let likes = Suite(name: "likes", schema: 2, journaled: true)
     public static let state = Suite(name: "state", schema: 1)
     public static let preferences = Suite(name: "preferences", schema: 1)
-    public static let all: [Suite] = [likes, state, preferences]
+    /// Price history and alerts of likes (`shopy likes refresh`), apart so liking stays one line.
+    public static let prices = Suite(name: "prices", schema: 1)
+    public static let all: [Suite] = [likes, state, preferences, prices]
 
     public static func < (a: Suite, b: Suite) -> Bool { a.name < b.name }
 }
@@ -104,6 +106,8 @@ public final class Settings {
     @Stored("config", suite: .preferences) public var config: [String: String] = [:]
     /// `shopy widget configure`: what each named widget shows and its refresh policy.
     @Stored("widgets", suite: .preferences) public var widgets: [String: WidgetConfiguration] = [:]
+    /// Price history, extremes and alert of each like, by productId.
+    @Stored("prices", suite: .prices) public var prices = PriceBook()
 
     /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
     /// liking fast); a like that then fails to decode is damage in likes.json too, so it is
