@@ -27,8 +27,14 @@ final class WidgetBehaviourTests: XCTestCase {
     func testOptionsFollowLikesSectionsAndHistory() async throws {
         XCTAssertEqual(try ids(), ["status", "likes", "price-drops", "trends", "popular:고양이", "popular:세제", "popular:방충망"])
         let priceDrops = try XCTUnwrap(provider.options().first { $0.id == "price-drops" })
-        XCTAssertFalse(priceDrops.available)
-        XCTAssertNotNil(priceDrops.reason)
+        XCTAssertTrue(priceDrops.available, "prices are tracked (likes refresh)")
+        XCTAssertNil(priceDrops.reason)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try "{\"schema\":1,".write(toFile: home + "/prices.json", atomically: true, encoding: .utf8)
+        let damaged = try XCTUnwrap(provider.options().first { $0.id == "price-drops" })
+        XCTAssertFalse(damaged.available, "a damaged prices.json makes price drops unavailable, not the widget")
+        XCTAssertEqual(damaged.reason, "prices.json cannot be read — run shopy doctor")
+        try FileManager.default.removeItem(atPath: home + "/prices.json")
         let r1 = await shopy(["search", "세제", "-q"])
         XCTAssertEqual(r1.code, 0)
         XCTAssertTrue(try ids().contains("history:세제"))
@@ -52,11 +58,11 @@ final class WidgetBehaviourTests: XCTestCase {
     func testDefaultSetWhenNothingIsChosen() async throws {
         let (_, selection, policy) = try provider.resolve()
         XCTAssertTrue(selection.isDefault)
-        XCTAssertEqual(selection.shown.map(\.id), ["status", "likes", "popular:고양이"], "price drops only when available")
+        XCTAssertEqual(selection.shown.map(\.id), ["status", "likes", "popular:고양이", "price-drops"])
         XCTAssertEqual(policy, .atEnd)
         let run = await shopy(["widget"])
         XCTAssertEqual(run.code, 0)
-        XCTAssertEqual(run.stdout.split(separator: "·").count, 3, run.stdout)
+        XCTAssertEqual(run.stdout.split(separator: "·").count, 4, run.stdout)
     }
 
     func testFourItemCapAndOrderKept() async throws {
@@ -170,5 +176,34 @@ final class WidgetBehaviourTests: XCTestCase {
         }
         let waybar = await shopy(["widget", "install", "waybar"]).stdout
         XCTAssertTrue(waybar.contains("\"return-type\": \"json\""))
+    }
+}
+
+/// The widget's price drops come from the prices `likes refresh` records.
+final class WidgetPriceDropTests: XCTestCase {
+    func like(_ id: String, liked: Int?) -> Like {
+        let product = Product(productId: id, title: "t\(id)", price: liked, highPrice: nil, mall: nil, brand: nil, maker: nil,
+                              categories: [], productType: nil, link: nil, image: nil)
+        return Like(product: product, likedAt: "2026-12-01T00:00:00Z", likedPrice: liked)
+    }
+
+    func testADropIsALikeWhoseLatestRefreshedPriceIsBelowItsLikedPrice() {
+        var book = PriceBook()
+        var cheaper = PriceRecord()
+        cheaper.record(PricePoint(at: "2026-12-01T01:00:00Z", price: 12_000))
+        cheaper.record(PricePoint(at: "2026-12-01T02:00:00Z", price: 9_000))
+        book["1"] = cheaper
+        var dearer = PriceRecord()
+        dearer.record(PricePoint(at: "2026-12-01T01:00:00Z", price: 8_000))
+        dearer.record(PricePoint(at: "2026-12-01T02:00:00Z", price: 11_000))
+        book["2"] = dearer
+        var gone = PriceRecord()
+        gone.record(PricePoint(at: "2026-12-01T02:00:00Z", price: nil))
+        book["3"] = gone
+        let tracking = TrackedPrices(book: book)
+        XCTAssertNil(tracking.unavailableReason)
+        let drops = tracking.drops(among: [like("1", liked: 10_000), like("2", liked: 10_000), like("3", liked: 10_000), like("4", liked: 10_000), like("5", liked: nil)])
+        XCTAssertEqual(drops.map(\.like.product.productId), ["1"], "only the latest price counts; never refreshed, gone or unknown liked price are not drops")
+        XCTAssertEqual(drops.first?.currentPrice, 9_000)
     }
 }

@@ -1,7 +1,6 @@
-/// The seam for price tracking (issue 14, "price drops"): which likes are now below their liked
-/// price. Until prices are tracked, the "price drops" option is listed as unavailable with the
-/// reason, and the default set leaves it out. The change that tracks prices supplies a
-/// conforming type and passes it to `WidgetProvider`.
+/// Price drops for the widget: which likes are now below their liked price. `TrackedPrices` reads
+/// them from the prices suite; when it cannot, the "price drops" option is listed as unavailable
+/// with the reason and the default set leaves it out. Tests may pass their own.
 public protocol PriceTracking: Sendable {
     /// nil when price drops can be shown; otherwise why not (one short line).
     var unavailableReason: String? { get }
@@ -17,11 +16,4 @@ public struct PriceDrop: Equatable, Sendable {
         self.like = like
         self.currentPrice = currentPrice
     }
-}
-
-/// What there is today: no price tracking.
-public struct NoPriceTracking: PriceTracking {
-    public init() {}
-    public var unavailableReason: String? { "price tracking does not exist yet: shopy keeps only the price when liked" }
-    public func drops(among likes: [Like]) -> [PriceDrop] { [] }
 }

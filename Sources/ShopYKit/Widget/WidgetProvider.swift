@@ -20,11 +20,12 @@ public struct WidgetProvider: Sendable {
     public var environment: [String: String]
     public var priceTracking: any PriceTracking
 
-    public init(store: SettingsStore, name: String, environment: [String: String], priceTracking: any PriceTracking = NoPriceTracking()) {
+    /// `priceTracking` nil: the prices `shopy likes refresh` keeps in the store.
+    public init(store: SettingsStore, name: String, environment: [String: String], priceTracking: (any PriceTracking)? = nil) {
         self.store = store
         self.name = name
         self.environment = environment
-        self.priceTracking = priceTracking
+        self.priceTracking = priceTracking ?? TrackedPrices(store: store)
     }
 
     /// Every option, from everything in the store (`widget options`).
