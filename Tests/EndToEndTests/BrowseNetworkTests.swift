@@ -38,7 +38,7 @@ final class BrowseNetworkTests: XCTestCase {
         XCTAssertTrue(pty.wait { !$0.lines[1].hasPrefix(" offline") }, "the banner goes: \(pty.screen.text)")
         pty.send("j")  // the message gives way to the status line
         pty.waitFor("· sort sim · naver")
-        XCTAssertTrue(emulator.stderr.contains("GET /v1/search/shop"), "the held search went out: \(emulator.stderr)")
+        try emulator.waitForStderr(containing: "GET /v1/search/shop", timeout: 5)  // the held search went out
         pty.send("q")
         XCTAssertEqual(pty.waitForExit(), 0)
         XCTAssertTrue(PseudoTerminal.same(before, pty.modes()))

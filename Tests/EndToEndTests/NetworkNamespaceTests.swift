@@ -354,6 +354,17 @@ final class WatchProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits up to `timeout` seconds for stderr to contain `text` (a server may log a request
+    /// just after answering it, so a client can see the answer first).
+    func waitForStderr(containing text: String, timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw HarnessError("stderr did not say '\(text)' within \(timeout) s: \(stderr)")
+    }
+
     func signal(_ signal: Int32) {
         sendSignal(signal, to: process.processIdentifier)
     }

@@ -28,10 +28,10 @@ final class RankPathTests: XCTestCase {
                                        environment: environment)
         Thread.sleep(forTimeInterval: 1.2)
         try namespace.ip("route", "del", "default")
-        try waitForStderr(scan, containing: "network lost", timeout: 2)
+        try scan.waitForStderr(containing: "network lost", timeout: 2)
         Thread.sleep(forTimeInterval: 0.5)
         try namespace.ip("route", "add", "default", "via", NetworkNamespace.gateway)
-        try waitForStderr(scan, containing: "network back", timeout: 2)
+        try scan.waitForStderr(containing: "network back", timeout: 2)
         XCTAssertEqual(try scan.waitForExit(timeout: 30), 0, scan.stderr)
         let document = try JSONParser.parse(scan.lines.map(\.text).joined(separator: "\n"))
         XCTAssertEqual(document["found"], .bool(false))
@@ -40,14 +40,5 @@ final class RankPathTests: XCTestCase {
         #else
         throw XCTSkip("network namespaces are Linux only")
         #endif
-    }
-
-    private func waitForStderr(_ process: WatchProcess, containing text: String, timeout: Double) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if process.stderr.contains(text) { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw HarnessError("stderr did not say '\(text)' within \(timeout) s: \(process.stderr); stdout: \((try? process.waitForText(timeout: 0.1).text) ?? "")")
     }
 }
