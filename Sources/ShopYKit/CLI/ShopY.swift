@@ -40,6 +40,7 @@ public enum ShopY {
         OpenCommand.self,
         CopyCommand.self,
         CompletionsCommand.self,
+        CatalogCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
