@@ -41,17 +41,18 @@ public struct CatalogService: Sendable {
             position.reserveCapacity(records.count)
             for (i, record) in records.enumerated() { position[record.item.productId] = i }
             var addedNow: [String: String] = [:]  // id → the place of the record that added it
+            var updatedNow: Set<String> = []
             for batch in batches {
                 for item in batch.items {
                     if let at = position[item.productId] {
-                        if records[at].item == item {
+                        if records[at].item.json == item.json {
                             r.skipped.append(.init(place: batch.origin, productId: item.productId, reason: "unchanged"))
                             continue
                         }
                         records[at].item = item
                         records[at].updated = stamp
                         records[at].origin = batch.origin
-                        if addedNow[item.productId] != nil {
+                        if addedNow[item.productId] != nil || !updatedNow.insert(item.productId).inserted {
                             r.skipped.append(.init(place: batch.origin, productId: item.productId, reason: "an earlier record of the same productId in this import was replaced by a later one"))
                         } else {
                             r.updated += 1
@@ -99,7 +100,7 @@ public struct CatalogService: Sendable {
             for (i, record) in records.enumerated() { position[record.item.productId] = i }
             for item in items {
                 if let at = position[item.productId] {
-                    guard records[at].item != item else { continue }
+                    guard records[at].item.json != item.json else { continue }
                     records[at].item = item
                     records[at].updated = stamp
                     r.updated += 1
