@@ -202,6 +202,39 @@ final class CatalogImportTests: XCTestCase {
         XCTAssertTrue(alpha.stdout.contains("alpha"), alpha.stdout)
     }
 
+    func testDoctorOnDamagedCatalogFiles() async throws {
+        _ = await run(["catalog", "import", write("a.json", #"[{"productId":"1","title":"x"},{"productId":"2","title":"y"}]"#)])
+        var doctor = await run(["doctor", "--json"])
+        XCTAssertEqual(doctor.code, 0, doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("catalog.json") && doctor.stdout.contains("2 items"), doctor.stdout)
+        // A damaged index: reported, rebuilt by --repair.
+        var index = try XCTUnwrap(FileManager.default.contents(atPath: local.indexPath))
+        index[index.count - 1] ^= 0xFF
+        try index.write(to: URL(fileURLWithPath: local.indexPath))
+        doctor = await run(["doctor", "--json"])
+        XCTAssertTrue(doctor.stdout.contains("mismatched"), doctor.stdout)
+        doctor = await run(["doctor", "--repair", "--json"])
+        XCTAssertTrue(doctor.stdout.contains("rebuilt"), doctor.stdout)
+        doctor = await run(["doctor", "--json"])
+        XCTAssertFalse(doctor.stdout.contains("mismatched"), doctor.stdout)
+        // A truncated index: its header no longer fits the file.
+        try Data(index.prefix(100)).write(to: URL(fileURLWithPath: local.indexPath))
+        doctor = await run(["doctor", "--json"])
+        XCTAssertTrue(doctor.stdout.contains("mismatched"), doctor.stdout)
+        // A damaged catalog.json: 65, named; --repair moves it aside and keeps it.
+        let damaged = Data("{\"schema\":1,\"items\":[{\"title\":\"no id\"}]}".utf8)
+        try damaged.write(to: URL(fileURLWithPath: local.itemsPath))
+        doctor = await run(["doctor"])
+        XCTAssertEqual(doctor.code, 65, doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("catalog.json") && doctor.stdout.contains("damaged"), doctor.stdout)
+        XCTAssertEqual(catalogBytes(), damaged, "doctor without --repair changes nothing")
+        doctor = await run(["doctor", "--repair"])
+        XCTAssertNil(catalogBytes())
+        let kept = try FileManager.default.contentsOfDirectory(atPath: home).filter { $0.hasPrefix("catalog.json.damaged") }
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(FileManager.default.contents(atPath: home + "/" + kept[0]), damaged)
+    }
+
     func testExportRemoveClear() async throws {
         _ = await run(["catalog", "import", write("a.json", #"[{"productId":"1","title":"x"},{"productId":"2","title":"y"}]"#)])
         let export = await run(["catalog", "export"])

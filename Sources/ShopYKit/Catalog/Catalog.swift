@@ -60,7 +60,10 @@ public final class Catalog: Sendable {
         } catch {
             throw WireDecodingError("the catalog is not JSON: \(error)")
         }
-        guard case .array(let array) = value else { throw WireDecodingError("the catalog is not an array of items") }
+        // A bare array, or an object with "items": a Naver answer, `shopy catalog export`, catalog.json.
+        var elements = value
+        if case .object(let object) = value, let items = object["items"] { elements = items }
+        guard case .array(let array) = elements else { throw WireDecodingError("the catalog is not an array of items, nor an object with \"items\"") }
         var items: [WireItem] = []
         items.reserveCapacity(array.count)
         for (i, element) in array.enumerated() { items.append(try WireItem(json: element, index: i)) }
