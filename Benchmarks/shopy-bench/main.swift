@@ -261,6 +261,7 @@ case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
 case "transport": transportBench(runs: runs)
+case "catalog": catalogBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)

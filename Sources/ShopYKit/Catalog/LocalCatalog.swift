@@ -115,7 +115,7 @@ public struct LocalCatalog: Sendable {
         return result
     }
 
-    func write(_ records: [CatalogRecord], after generation: UInt64) throws(StoreError) {
+    public func write(_ records: [CatalogRecord], after generation: UInt64) throws(StoreError) {
         var next = UInt64.random(in: 1...(UInt64(Int64.max)))
         if next == generation { next &+= 1 }
         let (items, index) = encode(records, generation: next)
