@@ -94,10 +94,10 @@ struct CatalogEntryFacts {
         let link = item.link ?? ""
         let type = item.productType.flatMap { Int($0) } ?? 0
         var flags: CatalogIndexFormat.Flags = []
-        if link.contains("://smartstore.naver.com/") || link.contains("://brand.naver.com/") { flags.insert(.naverPay) }
+        if CatalogText.contains(link, "://smartstore.naver.com/") || CatalogText.contains(link, "://brand.naver.com/") { flags.insert(.naverPay) }
         if (4...6).contains(type) { flags.insert(.used) }
-        if cleaned.contains("렌탈") { flags.insert(.rental) }
-        if cleaned.contains("해외직구") || cleaned.contains("구매대행") { flags.insert(.crossBorder) }
+        if CatalogText.contains(cleaned, "렌탈") { flags.insert(.rental) }
+        if CatalogText.contains(cleaned, "해외직구") || CatalogText.contains(cleaned, "구매대행") { flags.insert(.crossBorder) }
         self.flags = flags
     }
 }

@@ -117,7 +117,7 @@ public struct CatalogService: Sendable {
 
     /// The API bolds the query's terms in titles: the record keeps the title without them.
     static func unbolded(_ title: String) -> String {
-        guard title.contains("<b>") || title.contains("</b>") else { return title }
+        guard CatalogText.contains(title, "<b>") || CatalogText.contains(title, "</b>") else { return title }
         var bytes = Array(title.utf8)
         for tag in ["</b>", "<b>"] {
             let t = Array(tag.utf8)

@@ -43,8 +43,11 @@ enum CatalogText {
 
     static func isSpace(_ scalar: UInt32) -> Bool {
         if scalar == 0x20 || (0x09...0x0D).contains(scalar) { return true }
-        guard scalar >= 0x80, let s = Unicode.Scalar(scalar) else { return false }
-        return s.properties.isWhitespace
+        // Unicode's White_Space beyond ASCII, listed: no property lookup on the hot path.
+        switch scalar {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 
     /// Whether the scalar that ends just before `offset` is whitespace.
@@ -69,6 +72,12 @@ enum CatalogText {
             i += 1
         }
         return nil
+    }
+
+    /// Whether `needle` occurs in `hay` (UTF-8 bytes).
+    static func contains(_ hay: String, _ needle: String) -> Bool {
+        var hay = hay, needle = needle
+        return hay.withUTF8 { h in needle.withUTF8 { n in find(n, in: h) != nil } }
     }
 
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
