@@ -264,6 +264,7 @@ case "transport": transportBench(runs: runs)
 case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
 case "refresh": refreshBench(runs: min(runs, 3))
+case "catalog": catalogBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)

@@ -42,6 +42,7 @@ public enum ShopY {
         CompletionsCommand.self,
         BrowseCommand.self,
         WidgetCommand.self,
+        CatalogCommand.self,
     ]
 
     /// Parses `arguments` (without the program name), runs the command, reports errors, and

@@ -11,20 +11,37 @@ import Foundation
 /// Naver's own store platform (smartstore.naver.com, brand.naver.com); `exclude=used` removes
 /// productType 4–6; `rental` and `cbshop` remove titles that say 렌탈 or 해외직구/구매대행.
 public final class Catalog: Sendable {
-    public let items: [WireItem]
-    /// The search index, built on first search: `like --id` only needs the items.
-    private let index = LazyValue<[Entry]>()
-    private var entries: [Entry] { index.value { Catalog.entries(for: items) } }
+    /// The parts searched together, in order: the embedded items, then the local catalog's.
+    let parts: [CatalogPart]
+    private let hidden: [Set<Int>]
+    private let allItems = LazyValue<[WireItem]>()
 
-    private struct Entry: Sendable {
-        var title: String      // cleaned, lowercased
-        var fields: [String]   // brand, maker, categories: lowercased, non-empty
-        var price: Int?
-        var numericId: (Int, String)  // for date order: length first, then text
-        var naverPay: Bool
-        var used: Bool
-        var rental: Bool
-        var crossBorder: Bool
+    /// Every item, in the catalog's order (decoded on first use: a search does not need it).
+    public var items: [WireItem] {
+        allItems.value {
+            var out: [WireItem] = []
+            for (p, part) in parts.enumerated() {
+                for (i, item) in part.items.enumerated() where !hidden[p].contains(i) { out.append(item) }
+            }
+            return out
+        }
+    }
+
+    /// The parts, a later part's record replacing an earlier one with the same productId.
+    init(parts: [CatalogPart]) {
+        self.parts = parts
+        var hidden = [Set<Int>](repeating: [], count: parts.count)
+        if parts.count > 1 {
+            for p in 0..<(parts.count - 1) {
+                let index = parts[p].index
+                for i in 0..<index.count {
+                    guard let record = index.record(i) else { continue }
+                    let id = Array(index.bytes(record.id))
+                    if parts[(p + 1)...].contains(where: { !$0.index.ordinals(ofId: id).isEmpty }) { hidden[p].insert(i) }
+                }
+            }
+        }
+        self.hidden = hidden
     }
 
     /// The catalog built into shopy (Fixtures/recorded-items.json).
@@ -43,36 +60,18 @@ public final class Catalog: Sendable {
         } catch {
             throw WireDecodingError("the catalog is not JSON: \(error)")
         }
-        guard case .array(let array) = value else { throw WireDecodingError("the catalog is not an array of items") }
+        // A bare array, or an object with "items": a Naver answer, `shopy catalog export`, catalog.json.
+        var elements = value
+        if case .object(let object) = value, let items = object["items"] { elements = items }
+        guard case .array(let array) = elements else { throw WireDecodingError("the catalog is not an array of items, nor an object with \"items\"") }
         var items: [WireItem] = []
         items.reserveCapacity(array.count)
         for (i, element) in array.enumerated() { items.append(try WireItem(json: element, index: i)) }
         self.init(items: items)
     }
 
-    public init(items: [WireItem]) {
-        self.items = items
-    }
-
-    private static func entries(for items: [WireItem]) -> [Entry] {
-        items.map { item in
-            let title = TitleCleaner.clean(item.title)
-            let fields = [item.brand, item.maker, item.category1, item.category2, item.category3, item.category4]
-                .compactMap { $0.map(TitleCleaner.clean)?.lowercased() }
-                .filter { !$0.isEmpty }
-            let link = item.link ?? ""
-            let type = item.productType.flatMap { Int($0) } ?? 0
-            return Entry(
-                title: title.lowercased(),
-                fields: fields,
-                price: ProductMapper.price(item.lprice),
-                numericId: (item.productId.count, item.productId),
-                naverPay: link.contains("://smartstore.naver.com/") || link.contains("://brand.naver.com/"),
-                used: (4...6).contains(type),
-                rental: title.contains("렌탈"),
-                crossBorder: title.contains("해외직구") || title.contains("구매대행")
-            )
-        }
+    public convenience init(items: [WireItem]) {
+        self.init(parts: [CatalogPart(items: items)])
     }
 
     /// One item of the built-in catalog by productId, found by walking the embedded JSON
@@ -110,83 +109,32 @@ public final class Catalog: Sendable {
         query.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
     }
 
-    /// Every matching item in the requested order (before paging), with its score.
-    public func matches(for request: SearchRequest) -> [Int] {
-        let terms = Catalog.terms(of: request.query)
-        guard !terms.isEmpty else { return [] }
-        var scored: [(index: Int, score: Int)] = []
-        let phrase = terms.joined(separator: " ")
-        for (index, entry) in entries.enumerated() {
-            if request.naverPayOnly && !entry.naverPay { continue }
-            if request.exclude.contains(.used) && entry.used { continue }
-            if request.exclude.contains(.rental) && entry.rental { continue }
-            if request.exclude.contains(.cbshop) && entry.crossBorder { continue }
-            guard let score = Catalog.score(entry, terms: terms, phrase: phrase) else { continue }
-            scored.append((index, score))
+    private var segments: [CatalogMatcher.Segment] {
+        var base = 0
+        return parts.enumerated().map { p, part in
+            defer { base += part.index.count }
+            return CatalogMatcher.Segment(index: part.index, base: base, hidden: hidden[p])
         }
-        // Relevance first (stable on the recorded order); the other orders keep relevance as the tie-break.
-        scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
-        var order = scored.map(\.index)
-        switch request.sort {
-        case .sim:
-            break
-        case .date:
-            let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-            order.sort { a, b in
-                let x = entries[a].numericId, y = entries[b].numericId
-                if x != y { return x.0 != y.0 ? x.0 > y.0 : x.1 > y.1 }
-                return rank[a]! < rank[b]!
-            }
-        case .asc, .dsc:
-            let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-            let ascending = request.sort == .asc
-            order.sort { a, b in
-                switch (entries[a].price, entries[b].price) {
-                case let (x?, y?) where x != y: return ascending ? x < y : x > y
-                case (nil, _?): return false
-                case (_?, nil): return true
-                default: return rank[a]! < rank[b]!
-                }
-            }
-        }
-        return order
     }
 
-    /// Answers a request the way the API would: one page, titles bolded.
+    /// Every matching item in the requested order (before paging), as (part, ordinal).
+    func hits(for request: SearchRequest) -> [CatalogMatcher.Hit] {
+        CatalogMatcher(request: request).matches(in: segments)
+    }
+
+    /// Answers a request the way the API would: one page, titles bolded. Only the page's items
+    /// are decoded.
     public func search(_ request: SearchRequest) -> WireSearchResponse {
-        let order = matches(for: request)
+        let order = hits(for: request)
         let terms = Catalog.terms(of: request.query)
         let from = request.start - 1
         let page = from < order.count ? Array(order[from..<min(order.count, from + request.display)]) : []
-        let found = page.map { index -> WireItem in
-            var item = items[index]
+        let found = page.compactMap { hit -> WireItem? in
+            guard var item = parts[hit.segment].item(at: hit.ordinal) else { return nil }
             item.title = Catalog.bold(item.title, terms: terms)
             return item
         }
         return WireSearchResponse(total: order.count, start: request.start, display: found.count, items: found)
-    }
-
-    // MARK: - Scoring
-
-    /// Nil when a term matches nowhere. Title matches weigh most, at a word start more, and a
-    /// title holding the whole phrase most of all.
-    private static func score(_ entry: Entry, terms: [String], phrase: String) -> Int? {
-        var total = 0
-        for term in terms {
-            var best = 0
-            if let range = entry.title.range(of: term) {
-                let atWordStart = range.lowerBound == entry.title.startIndex
-                    || entry.title[entry.title.index(before: range.lowerBound)].isWhitespace
-                best = atWordStart ? 10 : 6
-            }
-            for field in entry.fields where best < 5 {
-                if field == term { best = max(best, 5) } else if field.contains(term) { best = max(best, 3) }
-            }
-            if best == 0 { return nil }
-            total += best
-        }
-        if terms.count > 1 && entry.title.contains(phrase) { total += 5 }
-        return total
     }
 
     // MARK: - Bolding

@@ -8,12 +8,17 @@ public struct Context: Sendable {
     /// The catalog behind `--source catalog` (tests may replace it).
     public var catalog: @Sendable () -> Catalog
 
+    /// Whether `catalog` is the default (the embedded items plus the local catalog in SHOPY_HOME).
+    let usesLocalCatalog: Bool
+
     public init(io: IO, verbose: Bool = false, transport: (any HTTPTransport)? = nil,
-                catalog: @escaping @Sendable () -> Catalog = { Catalog.embedded }) {
+                catalog: (@Sendable () -> Catalog)? = nil) {
         self.io = io
         self.trace = verbose ? Tracer(io.stderr) : .off
         self.transport = transport
-        self.catalog = catalog
+        let environment = io.environment
+        self.catalog = catalog ?? { (try? Catalog.current(environment: environment)) ?? Catalog.embedded }
+        self.usesLocalCatalog = catalog == nil
     }
 
     /// The source a command should use: `--source` when given, else Naver when both keys are
@@ -28,7 +33,7 @@ public struct Context: Sendable {
                 // On a terminal, wrapped to its width; in a pipe or a log, one line.
                 io.notice(io.stderrIsTerminal ? Help.wrap(text, width: io.columns, indent: 0, hanging: 7).joined(separator: "\n") : text)
             }
-            return CatalogSource(catalog: catalog())
+            return CatalogSource(catalog: usesLocalCatalog ? try Catalog.current(environment: io.environment) : catalog())
         case .naver:
             guard let credentials else { throw SourceError.missingKeys }
             let base = try RequestBuilder.base(from: io.environment)
@@ -46,7 +51,9 @@ public struct Context: Sendable {
             trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
-            return NaverSource(client: client, timeout: timeout)
+            var source = NaverSource(client: client, timeout: timeout)
+            source.record = CatalogRecording.recorder(self)
+            return source
         }
     }
 }

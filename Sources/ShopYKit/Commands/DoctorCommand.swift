@@ -76,6 +76,7 @@ public struct DoctorCommand: Command {
             }
             reports.append(report)
         }
+        reports += try catalogReports(directory: store.directory, now: context.io.now())
         if repair {
             for i in reports.indices { fixMode(&reports[i]) }
         }

@@ -39,6 +39,8 @@ public struct NaverSource: ProductSource {
     public let client: NaverClient
     public let timeout: Double
     public var kind: SourceKind { .naver }
+    /// Called with each answer's items when `catalog.record` is on (see `CatalogRecording`).
+    public var record: (@Sendable ([WireItem]) -> Void)?
 
     public init(client: NaverClient, timeout: Double) {
         self.client = client
@@ -52,6 +54,7 @@ public struct NaverSource: ProductSource {
         // A server that sends more than was asked for does not get to print more.
         if response.items.count > request.display { response.items = Array(response.items.prefix(request.display)) }
         let page = ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
+        record?(response.items)
         if page.dropped > 0 {
             client.trace("dropped \(page.dropped) of \(response.items.count) items without a usable productId (start \(request.start))")
         }

@@ -1,0 +1,131 @@
+/// The catalog's search over its indexes, with the API's semantics (see `Catalog`): the
+/// candidates are the items whose postings hold every key of every term (found by walking the
+/// shortest list and seeking in the others), then each candidate is scored on its bytes. The cost
+/// grows with the matches, not with the catalog.
+struct CatalogMatcher {
+    /// One index with the place its items take in the catalog's order, and the ordinals it hides
+    /// (embedded items a local record replaces).
+    struct Segment {
+        var index: CatalogIndex
+        var base: Int
+        var hidden: Set<Int> = []
+    }
+
+    struct Hit {
+        var segment: Int
+        var ordinal: Int
+        var score: Int
+        var global: Int
+    }
+
+    let terms: [[UInt8]]
+    let phrase: [UInt8]
+    let request: SearchRequest
+
+    init(request: SearchRequest) {
+        self.request = request
+        terms = Catalog.terms(of: request.query).map { Array($0.utf8) }
+        phrase = Array(Catalog.terms(of: request.query).joined(separator: " ").utf8)
+    }
+
+    /// Every matching item in the requested order (before paging).
+    func matches(in segments: [Segment]) -> [Hit] {
+        guard !terms.isEmpty else { return [] }
+        var hits: [Hit] = []
+        let termKeys = terms.map(CatalogText.termKeys)
+        for (s, segment) in segments.enumerated() {
+            candidates(segment.index, keys: termKeys) { ordinal in
+                if segment.hidden.contains(ordinal) { return }
+                guard let record = segment.index.record(ordinal) else { return }
+                if request.naverPayOnly && !record.flags.contains(.naverPay) { return }
+                if request.exclude.contains(.used) && record.flags.contains(.used) { return }
+                if request.exclude.contains(.rental) && record.flags.contains(.rental) { return }
+                if request.exclude.contains(.cbshop) && record.flags.contains(.crossBorder) { return }
+                guard let score = score(segment.index, record) else { return }
+                hits.append(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal))
+            }
+        }
+        hits.sort { $0.score != $1.score ? $0.score > $1.score : $0.global < $1.global }
+        switch request.sort {
+        case .sim:
+            return hits
+        case .date:
+            let keyed = hits.enumerated().map { rank, hit -> (Hit, Int, UnsafeBufferPointer<UInt8>, Int) in
+                let record = segments[hit.segment].index.record(hit.ordinal)!
+                return (hit, record.idCharacters, segments[hit.segment].index.bytes(record.id), rank)
+            }
+            return keyed.sorted { a, b in
+                if a.1 != b.1 { return a.1 > b.1 }
+                let order = compare(a.2, b.2)
+                return order != 0 ? order > 0 : a.3 < b.3
+            }.map(\.0)
+        case .asc, .dsc:
+            let ascending = request.sort == .asc
+            let keyed = hits.enumerated().map { rank, hit in (hit, segments[hit.segment].index.record(hit.ordinal)!.price, rank) }
+            return keyed.sorted { a, b in
+                switch (a.1, b.1) {
+                case let (x?, y?) where x != y: return ascending ? x < y : x > y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: return a.2 < b.2
+                }
+            }.map(\.0)
+        }
+    }
+
+    /// Calls `body` with each ordinal whose postings hold every key.
+    private func candidates(_ index: CatalogIndex, keys: [[UInt64]], _ body: (Int) -> Void) {
+        var lists: [CatalogIndex.Postings] = []
+        for key in Set(keys.joined()) {
+            let list = index.postings(key)
+            if list.count == 0 { return }
+            lists.append(list)
+        }
+        lists.sort { $0.count < $1.count }
+        guard let driver = lists.first else { return }
+        var cursors = [Int](repeating: 0, count: lists.count)
+        outer: for i in 0..<driver.count {
+            let ordinal = driver[i]
+            for l in 1..<max(lists.count, 1) where l < lists.count {
+                let at = lists[l].seek(ordinal, from: cursors[l])
+                cursors[l] = at
+                if at == lists[l].count { break outer }
+                if lists[l][at] != ordinal { continue outer }
+            }
+            if ordinal < index.count { body(ordinal) }
+        }
+    }
+
+    /// Nil when a term matches nowhere. Title matches weigh most, at a word start more, and a
+    /// title holding the whole phrase most of all (the scores of the scan it replaced).
+    private func score(_ index: CatalogIndex, _ record: CatalogIndex.Record) -> Int? {
+        let title = index.bytes(record.title)
+        let fields = index.bytes(record.fields)
+        var total = 0
+        for term in terms {
+            var best = 0
+            term.withUnsafeBufferPointer { needle in
+                if let at = CatalogText.find(needle, in: title) {
+                    best = at == 0 || CatalogText.spaceBefore(title, at) ? 10 : 6
+                }
+                guard best < 5 else { return }
+                var start = 0
+                for i in 0..<fields.count where fields[i] == 0x1F {
+                    let field = UnsafeBufferPointer(rebasing: fields[start..<i])
+                    if CatalogText.equal(field, needle) { best = max(best, 5); break }
+                    if best < 3, CatalogText.find(needle, in: field) != nil { best = 3 }
+                    start = i + 1
+                }
+            }
+            if best == 0 { return nil }
+            total += best
+        }
+        if terms.count > 1, phrase.withUnsafeBufferPointer({ CatalogText.find($0, in: title) }) != nil { total += 5 }
+        return total
+    }
+
+    private func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+}

@@ -1,0 +1,92 @@
+/// Byte-level text helpers for the catalog's hot path: no Foundation string search.
+enum CatalogText {
+    /// The index keys of a lowercased term or field: one per scalar pair (bigram), or the lone
+    /// scalar's key for a one-scalar text. Whitespace never appears in a term, so pairs across
+    /// whitespace are left out.
+    static func keys(_ bytes: UnsafeBufferPointer<UInt8>, into keys: inout [UInt64]) {
+        var previous: UInt32 = 0
+        var count = 0
+        var i = 0
+        while i < bytes.count {
+            let (scalar, width) = decode(bytes, at: i)
+            i += width
+            if isSpace(scalar) { previous = 0; continue }
+            count += 1
+            keys.append(unigram(scalar))
+            if previous != 0 { keys.append(bigram(previous, scalar)) }
+            previous = scalar
+        }
+        _ = count
+    }
+
+    /// The keys a term's matches must all hold: its bigrams, or its one scalar.
+    static func termKeys(_ term: [UInt8]) -> [UInt64] {
+        var all: [UInt64] = []
+        term.withUnsafeBufferPointer { keys($0, into: &all) }
+        let pairs = all.filter { $0 >> 42 == 0 }
+        return pairs.isEmpty ? all : Array(Set(pairs)).sorted()
+    }
+
+    @inline(__always) static func unigram(_ a: UInt32) -> UInt64 { (1 << 42) | UInt64(a) }
+    @inline(__always) static func bigram(_ a: UInt32, _ b: UInt32) -> UInt64 { (UInt64(a) << 21) | UInt64(b) }
+
+    @inline(__always) static func decode(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let c = UInt32(b[i])
+        if c < 0x80 { return (c, 1) }
+        if c >> 5 == 0x6, i + 1 < b.count { return (((c & 0x1F) << 6) | (UInt32(b[i + 1]) & 0x3F), 2) }
+        if c >> 4 == 0xE, i + 2 < b.count { return (((c & 0x0F) << 12) | ((UInt32(b[i + 1]) & 0x3F) << 6) | (UInt32(b[i + 2]) & 0x3F), 3) }
+        if c >> 3 == 0x1E, i + 3 < b.count {
+            return (((c & 0x07) << 18) | ((UInt32(b[i + 1]) & 0x3F) << 12) | ((UInt32(b[i + 2]) & 0x3F) << 6) | (UInt32(b[i + 3]) & 0x3F), 4)
+        }
+        return (0xFFFD, 1)
+    }
+
+    static func isSpace(_ scalar: UInt32) -> Bool {
+        if scalar == 0x20 || (0x09...0x0D).contains(scalar) { return true }
+        // Unicode's White_Space beyond ASCII, listed: no property lookup on the hot path.
+        switch scalar {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
+    /// Whether the scalar that ends just before `offset` is whitespace.
+    static func spaceBefore(_ b: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        var start = offset - 1
+        while start > 0 && b[start] & 0xC0 == 0x80 { start -= 1 }
+        return isSpace(decode(b, at: start).0)
+    }
+
+    /// The first offset of `needle` in `hay`, or nil.
+    static func find(_ needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = needle.count, h = hay.count
+        guard n > 0, n <= h, let first = needle.first else { return n == 0 ? 0 : nil }
+        var i = 0
+        let last = h - n
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < n && hay[i + j] == needle[j] { j += 1 }
+                if j == n { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether `needle` occurs in `hay` (UTF-8 bytes).
+    static func contains(_ hay: String, _ needle: String) -> Bool {
+        var hay = hay, needle = needle
+        return hay.withUTF8 { h in needle.withUTF8 { n in find(n, in: h) != nil } }
+    }
+
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
