@@ -20,7 +20,7 @@ let package = Package(
         .executableTarget(name: "shopy", dependencies: ["ShopYKit"]),
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
         .executableTarget(name: "shopy-bench", dependencies: ["ShopYKit"], path: "Benchmarks/shopy-bench"),
-        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYKit", "ShopYEmulator"]),
+        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYKit", "ShopYEmulator"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYKit"]),
     ]
 )
