@@ -1,4 +1,4 @@
-// Tests for Sources/ShopYKit/Network: the parsers of /proc/net/route, /proc/net/ipv6_route and
+// Tests for Sources/ShopYCore/Network: the parsers of /proc/net/route, /proc/net/ipv6_route and
 // /sys/class/net (from Fixtures/network/), the path rules (`PathStatus.evaluate`), the diff
 // the watch prints, the API probe against local sockets, the monitor's start-up, PathWatcher's
 // transitions, and `shopy status` in process. The real path changes (links going down, routes
@@ -11,7 +11,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 enum NetworkFixture {
     static let directory = URL(fileURLWithPath: #filePath)

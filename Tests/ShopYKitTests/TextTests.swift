@@ -1,4 +1,4 @@
-// Tests for Sources/ShopYKit/Text: TitleCleaner, DisplayWidth, Sanitizer, Money.
+// Tests for Sources/ShopYCore/Text: TitleCleaner, DisplayWidth, Sanitizer, Money.
 //
 // TitleCleaner speed (testTitleCleanerThroughput, release build, this 2-core Linux machine,
 // `swift test -c release -Xswiftc -enable-testing --filter TextTests.testTitleCleanerThroughput`):
@@ -8,7 +8,8 @@
 // The test only prints these; it asserts nothing about speed, so it cannot fail on a slow CI.
 
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class TextTests: XCTestCase {
 
