@@ -128,6 +128,8 @@ public struct IO: Sendable {
     public var colorMode: ColorMode?
     /// Starts other programs (openers, clipboard tools); tests record instead.
     public var launcher: any Launcher = SystemLauncher()
+    /// Standard input, read to its end (`likes import -`); in memory: what the test gives.
+    public var stdin: @Sendable () -> [UInt8] = { [] }
 
     public init(stdout: OutputSink, stderr: OutputSink, environment: [String: String], stdoutIsTerminal: Bool = false,
                 stderrIsTerminal: Bool = false, terminalColumns: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -144,17 +146,21 @@ public struct IO: Sendable {
 
     /// The real process: fds 1 and 2, the real environment and terminal.
     public static func process() -> IO {
-        IO(stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, lineBuffered: true),
+        var io = IO(stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, lineBuffered: true),
            environment: ProcessInfo.processInfo.environment,
            stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1,
            terminalColumns: Terminal.windowColumns())
+        io.stdin = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        return io
     }
 
     /// An in-memory IO for tests.
     public static func capture(environment: [String: String] = [:], stdoutIsTerminal: Bool = false, columns: Int? = nil,
-                               now: @escaping @Sendable () -> Date = { Date() }) -> IO {
-        IO(stdout: OutputSink(), stderr: OutputSink(), environment: environment, stdoutIsTerminal: stdoutIsTerminal,
-           stderrIsTerminal: false, terminalColumns: columns, now: now)
+                               now: @escaping @Sendable () -> Date = { Date() }, stdin: [UInt8] = []) -> IO {
+        var io = IO(stdout: OutputSink(), stderr: OutputSink(), environment: environment, stdoutIsTerminal: stdoutIsTerminal,
+                    stderrIsTerminal: false, terminalColumns: columns, now: now)
+        io.stdin = { stdin }
+        return io
     }
 
     /// Whether stdout is the process's fd 1 (not an in-memory sink).

@@ -46,8 +46,10 @@ public enum ShopY {
     /// Parses `arguments` (without the program name), runs the command, reports errors, and
     /// returns the exit code. Output goes through `io`; nothing is printed after it returns.
     /// `transport` nil means URLSession, created only when a command needs the network.
-    public static func main(_ arguments: [String], io: IO, transport: (any HTTPTransport)? = nil) async -> Int32 {
-        var code = await run(arguments, io: io, transport: transport)
+    /// `network` nil means the machine's (`SystemNetworkProvider`); tests hand in fakes.
+    public static func main(_ arguments: [String], io: IO, transport: (any HTTPTransport)? = nil,
+                            network: (any NetworkProvider)? = nil) async -> Int32 {
+        var code = await run(arguments, io: io, transport: transport, network: network ?? SystemNetworkProvider())
         io.stdout.flush()
         if let errno = io.stdout.writeError {
             code = report(StoreError.io(path: "standard output", operation: "write to", errno: errno), io: io)
@@ -56,7 +58,9 @@ public enum ShopY {
         return code.rawValue
     }
 
-    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?) async -> ExitCode {
+    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?, network: any NetworkProvider) async -> ExitCode {
+        // The one store of this run (constructing it touches no file).
+        let store = SettingsStore(environment: io.environment)
         let specs = commands.map { $0.fullSpec }
         guard let first = arguments.first else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
@@ -72,7 +76,7 @@ public enum ShopY {
         case "help":
             return help(Array(arguments.dropFirst()), io: io)
         case "__complete":
-            return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io)
+            return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io, store: store)
         default:
             break
         }
@@ -104,12 +108,12 @@ public enum ShopY {
                 return .ok
             }
             var io = io
-            let config = try ConfigDefaults.resolve(io: io, path: path)
+            let config = try ConfigDefaults.resolve(io: io, store: store, path: path)
             config.apply(to: &parsed, spec: spec, path: path)
             io.colorMode = try config.colorMode(parsed)
             io.quiet = parsed.flag("quiet")
             let command = try type.init(parsed)
-            let context = Context(io: io, verbose: parsed.verbose, transport: transport)
+            let context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
             return try await command.run(context)
         } catch {
             return report(error, io: io)

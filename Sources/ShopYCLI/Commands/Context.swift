@@ -1,8 +1,15 @@
 import ShopYCore
-/// What a running command has: its IO, its trace, and how to reach products.
+/// The composition root: everything a running command may touch, made once by `ShopY.run`
+/// (tests replace any part). Nothing else constructs a store, reads the system's network or
+/// probes the API: commands reach them through here.
 public struct Context: Sendable {
+    /// stdout, stderr, stdin, the environment, the clock, the terminal, the launcher.
     public var io: IO
     public var trace: Tracer
+    /// The store under SHOPY_HOME (likes, history, the last listing, preferences).
+    public var store: SettingsStore
+    /// The path, snapshot, monitor and API probe.
+    public var network: any NetworkProvider
     /// The HTTP transport for the Naver source (tests may replace it); nil: the system's
     /// (`SystemTransport.shared`: libcurl on Linux, loaded at the first request).
     public var transport: (any HTTPTransport)?
@@ -10,9 +17,12 @@ public struct Context: Sendable {
     public var catalog: @Sendable () -> Catalog
 
     public init(io: IO, verbose: Bool = false, transport: (any HTTPTransport)? = nil,
+                store: SettingsStore, network: any NetworkProvider = SystemNetworkProvider(),
                 catalog: @escaping @Sendable () -> Catalog = { Catalog.embedded }) {
         self.io = io
         self.trace = verbose ? Tracer(io.stderr) : .off
+        self.store = store
+        self.network = network
         self.transport = transport
         self.catalog = catalog
     }
@@ -38,7 +48,7 @@ public struct Context: Sendable {
             // loopback API (the emulator, a local proxy) needs no route, so it skips the check.
             let target = ProbeTarget(base: base)
             if !target.isLoopback {
-                let path = SystemNetwork.currentPath()
+                let path = network.currentPath()
                 trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
                 guard path.isSatisfied else {
                     throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")

@@ -55,7 +55,7 @@ public struct DoctorCommand: Command {
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
-        let store = SettingsStore(environment: context.io.environment)
+        let store = context.store
         var reports: [FileReport] = []
         var notes: [String] = []
         let directoryMode = FileIO.mode(of: store.directory)

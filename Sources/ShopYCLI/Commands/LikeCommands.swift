@@ -32,7 +32,7 @@ public enum LikeTarget: Equatable, Sendable {
 /// Shared by the commands that touch likes and listings.
 enum LikeSupport {
     static func store(_ context: Context) -> SettingsStore {
-        let store = SettingsStore(environment: context.io.environment)
+        let store = context.store
         context.trace("files: \(store.directory)")
         return store
     }

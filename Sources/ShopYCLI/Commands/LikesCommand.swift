@@ -283,7 +283,7 @@ public struct LikesImportCommand: Command {
         let bytes: [UInt8]
         let shown: String
         if file == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+            bytes = context.io.stdin()
             shown = "stdin"
         } else {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file

@@ -8,7 +8,7 @@ struct ListingMemory {
 
     init(context: Context) {
         self.context = context
-        self.store = SettingsStore(environment: context.io.environment)
+        self.store = context.store
     }
 
     /// Which of `ids` (the listed items) are liked, or nil (with a warning) when the likes cannot

@@ -62,7 +62,7 @@ public struct PopularCommand: Command {
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
-        let store = SettingsStore(environment: context.io.environment)
+        let store = context.store
         // Sections share the API's per-second limit (about 10): same limiter as rank.
         let limiter = RateLimiter(perSecond: 8)
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })

@@ -101,7 +101,7 @@ public struct RankCommand: Command {
         // servers (the emulator) need no path.
         let remote = !((try? ProbeTarget.from(environment: context.io.environment))?.isLoopback ?? false)
         let watcher: PathWatcher? = remote && NaverCredentials.from(environment: context.io.environment) != nil && source != .catalog
-            ? PathWatcher.announcing(to: context.io.stderr, trace: context.trace) : nil
+            ? PathWatcher.announcing(to: context.io.stderr, monitor: context.network.monitor(trace: context.trace)) : nil
         watcher?.start()
         defer { watcher?.stop() }
         let timeout = self.timeout

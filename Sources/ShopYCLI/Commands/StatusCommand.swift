@@ -78,9 +78,9 @@ public struct StatusCommand: Command {
         if let signals {
             return await runWatch(context, target: target, signals: signals)
         }
-        let snapshot = SystemNetwork.snapshot()
+        let snapshot = context.network.snapshot()
         Self.traceSnapshot(snapshot, context.trace)
-        let report = await makeReport(snapshot.path, target: target, trace: context.trace)
+        let report = await makeReport(snapshot.path, target: target, context: context)
         switch format {
         case .text:
             context.io.stdout.line(report.text(color: context.io.useColor))
@@ -93,9 +93,10 @@ public struct StatusCommand: Command {
     }
 
     /// Probes when asked to and when the path is usable (offline, it could only fail, slowly).
-    func makeReport(_ path: PathStatus, target: ProbeTarget?, trace: Tracer) async -> StatusReport {
+    func makeReport(_ path: PathStatus, target: ProbeTarget?, context: Context) async -> StatusReport {
+        let trace = context.trace
         guard let target, path.isSatisfied else { return StatusReport(path: path, probe: nil) }
-        let result = await APIProbe.run(target, timeout: timeout)
+        let result = await context.network.probe(target, timeout: timeout)
         if let latency = result.latencyMilliseconds {
             trace("probe: \(target.display) → \(result.address ?? "?") connected in \(latency) ms (DNS \(Int(((result.dnsTime ?? 0) * 1000).rounded())) ms)")
         } else {
@@ -132,7 +133,7 @@ public struct StatusCommand: Command {
         let io = context.io
         let (inputs, continuation) = AsyncStream.makeStream(of: WatchInput.self)
         signals.onSignal { continuation.yield(.stop($0)) }
-        let monitor = PathMonitor(trace: context.trace)
+        let monitor = context.network.monitor(trace: context.trace)
         let queue = DispatchQueue(label: "shopy.status.watch")
         let now = io.now
         monitor.pathUpdateHandler = { continuation.yield(.snapshot($0, now())) }
@@ -160,7 +161,7 @@ public struct StatusCommand: Command {
                     last = snapshot
                     continue
                 }
-                let new = await makeReport(path, target: target, trace: context.trace)
+                let new = await makeReport(path, target: target, context: context)
                 // The status itself when it changed (what scripts wait for), else just "change".
                 let event = report.map { new.state != $0.state ? new.state.rawValue : "change" } ?? "initial"
                 var all = changes.map(StatusChange.path)
@@ -170,7 +171,7 @@ public struct StatusCommand: Command {
                 report = new
             case .reprobe(let due):
                 guard due == generation, let old = report, old.state == .limited else { continue }
-                let new = await makeReport(old.path, target: target, trace: context.trace)
+                let new = await makeReport(old.path, target: target, context: context)
                 report = new
                 if let change = StatusChange.api(from: old.probe, to: new.probe) {
                     emit(new, event: new.state != old.state ? new.state.rawValue : "change", changes: [change], time: io.now(), io: io)

@@ -115,11 +115,11 @@ public struct CompletionsCommand: Command {
     }
 
     /// `shopy __complete SHELL -- WORD…` (hidden): the candidates, one a line.
-    static func answer(_ arguments: [String], io: IO) -> ExitCode {
+    static func answer(_ arguments: [String], io: IO, store: SettingsStore) -> ExitCode {
         guard let name = arguments.first, let shell = Completer.Shell(rawValue: name) else { return .usage }
         var words = Array(arguments.dropFirst())
         if words.first == "--" { words.removeFirst() }
-        let completer = Completer(commands: ShopY.commands.map { $0.fullSpec }, store: SettingsStore(environment: io.environment))
+        let completer = Completer(commands: ShopY.commands.map { $0.fullSpec }, store: store)
         let answer = completer.complete(words)
         // bash replaces only what follows the last '=' or ':' of the word (COMP_WORDBREAKS).
         var drop = ""

@@ -90,8 +90,7 @@ enum ConfigDefaults {
     /// Commands that read preferences.json themselves, and report its damage their own way.
     static let readPreferencesThemselves: Set<String> = ["history", "popular", "doctor", "config"]
 
-    static func resolve(io: IO, path: String) throws(UsageError) -> ConfigResolution {
-        let store = SettingsStore(environment: io.environment)
+    static func resolve(io: IO, store: SettingsStore, path: String) throws(UsageError) -> ConfigResolution {
         var stored: [String: String] = [:]
         do {
             stored = try store.read { $0.config }

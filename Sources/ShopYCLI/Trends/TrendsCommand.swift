@@ -62,7 +62,7 @@ public struct TrendsCommand: Command {
         let base = try keys.base(environment: io.environment)
         let target = ProbeTarget(base: base)
         if !target.isLoopback {
-            let path = SystemNetwork.currentPath()
+            let path = context.network.currentPath()
             context.trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
             guard path.isSatisfied else { throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)") }
         }

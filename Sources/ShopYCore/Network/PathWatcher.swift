@@ -7,7 +7,7 @@ import Foundation
 /// Only transitions are reported (satisfied → unsatisfied and back), never the initial state
 /// nor changes that leave the path usable (a second interface appearing).
 ///
-///     let watcher = PathWatcher.announcing(to: context.io.stderr, trace: context.trace)
+///     let watcher = PathWatcher.announcing(to: context.io.stderr, monitor: context.network.monitor(trace: context.trace))
 ///     watcher.start()
 ///     defer { watcher.stop() }
 ///     for page in pages {
@@ -39,7 +39,7 @@ public final class PathWatcher: @unchecked Sendable {
     /// - Parameters:
     ///   - monitor: the monitor to use (a fresh one by default); the watcher starts and cancels it.
     ///   - onChange: called on a private serial queue, in order, for each transition.
-    public init(monitor: PathMonitor = PathMonitor(), onChange: @escaping @Sendable (Event) -> Void) {
+    public init(monitor: PathMonitor, onChange: @escaping @Sendable (Event) -> Void) {
         self.monitor = monitor
         self.onChange = onChange
     }
