@@ -20,11 +20,24 @@ public final class OutputSink: @unchecked Sendable {
     /// Whether this sink writes to the process's own stdout (fd 1).
     public var isFileDescriptor1: Bool { fd == 1 }
 
+    private var _brokenPipe = false
+    private var _writeError: Int32?
+
     /// Set once a write failed with EPIPE: the reader went away (`shopy search … | head`).
-    public private(set) var brokenPipe = false
+    /// Read under the lock: the watch loop reads it while other threads write.
+    public var brokenPipe: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return _brokenPipe
+    }
+
     /// The errno of a write that failed otherwise (a full disk, a closed descriptor): the
     /// output is incomplete, which the exit code must say.
-    public private(set) var writeError: Int32?
+    public var writeError: Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        return _writeError
+    }
 
     /// Writes to `fd`; with `lineBuffered` each complete line goes out at once (for stderr).
     public init(fd: Int32, lineBuffered: Bool = false) {
@@ -106,8 +119,9 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        guard !brokenPipe && writeError == nil, let code = FileIO.writeAll(bytes[...], to: fd) else { return }
-        if code == EPIPE { brokenPipe = true } else { writeError = code }
+        // Called with the lock held.
+        guard !_brokenPipe && _writeError == nil, let code = FileIO.writeAll(bytes[...], to: fd) else { return }
+        if code == EPIPE { _brokenPipe = true } else { _writeError = code }
     }
 }
 
@@ -216,7 +230,7 @@ public enum Terminal {
 
 /// ANSI styles, used only when the IO says colour is wanted.
 public enum Style: String, Sendable {
-    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36", magenta = "35"
+    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
 
     public func apply(_ text: String, enabled: Bool) -> String {
         guard enabled, !text.isEmpty else { return text }

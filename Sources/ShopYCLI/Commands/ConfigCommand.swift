@@ -67,7 +67,7 @@ public struct ConfigListCommand: Command {
         let resolution = try ConfigCommand.resolution(context)
         if json {
             let object = JSONObject(["config": .array(resolution.entries.map(ConfigCommand.json))])
-            io.stdout.write(bytes: JSONWriter.serialize(.object(object), pretty: true) + [0x0A])
+            io.writeJSON(.object(object))
             return .ok
         }
         let rows = resolution.entries.map { ($0.key.name, $0.value ?? $0.key.builtIn, $0.origin.description) }
@@ -101,7 +101,7 @@ public struct ConfigGetCommand: Command {
     public func run(_ context: Context) async throws -> ExitCode {
         guard let entry = try ConfigCommand.resolution(context).entry(key.name) else { return .failure }
         if json {
-            context.io.stdout.write(bytes: JSONWriter.serialize(ConfigCommand.json(entry), pretty: true) + [0x0A])
+            context.io.writeJSON(ConfigCommand.json(entry))
         } else {
             context.io.stdout.line(entry.value ?? entry.key.builtIn)
         }

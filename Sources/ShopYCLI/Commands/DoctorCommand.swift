@@ -241,7 +241,7 @@ public struct DoctorCommand: Command {
             root.appendUnchecked("directory", .string(directory))
             root.appendUnchecked("files", .array(files))
             root.appendUnchecked("notes", .array(notes.map(JSONValue.string)))
-            io.stdout.write(bytes: JSONWriter.serialize(.object(root), pretty: true) + [0x0A])
+            io.writeJSON(.object(root))
             return
         }
         let exists = directoryMode != nil

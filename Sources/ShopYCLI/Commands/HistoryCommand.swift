@@ -1,6 +1,6 @@
 import ShopYCore
 /// `shopy history`: recent searches, most recent first.
-public struct HistoryCommand: Command {
+public struct HistoryCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "history",
         abstract: "List recent searches; remove one or all; turn recording off or on.",
@@ -34,9 +34,14 @@ public struct HistoryCommand: Command {
         format = try CommonOptions.format(parsed)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What `history` did: the lines saying what changed, or the history as stored.
+    public enum Outcome: Sendable {
+        case changed([String])
+        case listing([HistoryEntry], recording: Bool)
+    }
+
+    public func execute(_ context: Context) async throws -> Outcome {
         let store = LikeSupport.store(context)
-        let io = context.io
         var suites: Set<Suite> = []
         if clear || !remove.isEmpty { suites.insert(.state) }
         if recording != nil { suites.insert(.preferences) }
@@ -63,40 +68,11 @@ public struct HistoryCommand: Command {
                 }
                 return messages
             }
-            for message in messages { io.stdout.line(message) }
-            return .ok
+            return .changed(messages)
         }
         let (history, enabled) = try store.read { settings in (settings.history, settings.historyEnabled) }
-        switch format ?? OutputFormat.defaultFor(io) {
-        case .json:
-            var o = JSONObject()
-            o.appendUnchecked("recording", .bool(enabled))
-            o.appendUnchecked("items", .array(history.map { .object(JSONObject(["query": .string($0.query), "at": .string($0.at)])) }))
-            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
-        case .jsonl:
-            for entry in history {
-                io.stdout.write(bytes: JSONWriter.serialize(.object(JSONObject(["query": .string(entry.query), "at": .string(entry.at)]))) + [0x0A])
-            }
-        case .tsv:
-            for entry in history { io.stdout.line(entry.at + "\t" + Sanitizer.clean(entry.query)) }
-        case .csv:
-            io.stdout.write("at,query\r\n")
-            for entry in history { io.stdout.write(Render.csvField(entry.at) + "," + Render.csvField(Sanitizer.clean(entry.query)) + "\r\n") }
-        case .table:
-            if history.isEmpty {
-                io.stdout.line(enabled ? "no searches yet" : "no searches (recording is off: 'shopy history --on')")
-            }
-            let width = String(history.count).count
-            for (i, entry) in history.enumerated() {
-                let number = String(repeating: " ", count: width - String(i + 1).count) + String(i + 1)
-                // Local time for people (like status --watch); JSON, TSV and CSV keep UTC ISO 8601.
-                let at = LocalTime.display(entry.at)
-                let room = max(1, io.columns - width - 2 - at.count - 2)
-                let query = DisplayWidth.truncate(Sanitizer.clean(entry.query), toWidth: room)
-                io.stdout.line("\(Style.dim.apply(number, enabled: io.useColor))  \(Style.dim.apply(at, enabled: io.useColor))  \(query)")
-            }
-            if !enabled && !history.isEmpty { io.stdout.line("(recording is off: 'shopy history --on' turns it back on)") }
-        }
-        return .ok
+        return .listing(history, recording: enabled)
     }
+
+    public var presenter: HistoryPresenter { HistoryPresenter(format: format) }
 }

@@ -43,7 +43,7 @@ public struct LikesCommand: Command {
 
     public func run(_ context: Context) async throws -> ExitCode {
         let store = LikeSupport.store(context)
-        let resolvedFormat = format ?? OutputFormat.defaultFor(context.io)
+        let resolvedFormat = format.resolved(for: context.io)
         if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title {
             try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
             return .ok
@@ -55,15 +55,15 @@ public struct LikesCommand: Command {
                        extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))])
         }
         let io = context.io
-        switch format ?? OutputFormat.defaultFor(io) {
+        switch format.resolved(for: io) {
         case .json:
             var o = JSONObject()
             o.appendUnchecked("sort", .string(sort.rawValue))
             o.appendUnchecked("count", .int(items.count))
             o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
-            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
+            io.writeJSON(.object(o))
         case .jsonl, .tsv, .csv:
-            io.stdout.write(Render.lines(items, format: format ?? OutputFormat.defaultFor(io)) ?? "")
+            io.stdout.write(Render.lines(items, format: format.resolved(for: io)) ?? "")
         case .table:
             if items.isEmpty {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")

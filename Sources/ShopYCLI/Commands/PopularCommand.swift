@@ -157,7 +157,7 @@ public struct PopularCommand: Command {
 
     func render(_ listed: [(Section, [ListedItem])], context: Context) {
         let io = context.io
-        switch format ?? OutputFormat.defaultFor(io) {
+        switch format.resolved(for: io) {
         case .json:
             var sections: [JSONValue] = []
             for (section, items) in listed {
@@ -172,7 +172,7 @@ public struct PopularCommand: Command {
                 }
                 sections.append(.object(o))
             }
-            io.stdout.write(bytes: JSONWriter.serialize(.object(JSONObject(["sections": .array(sections)])), pretty: true) + [0x0A])
+            io.writeJSON(.object(JSONObject(["sections": .array(sections)])))
         case .jsonl:
             var out: [UInt8] = []
             for (section, items) in listed {
@@ -228,7 +228,7 @@ public struct PopularCommand: Command {
             if case .success(let page) = section.result { return items.isEmpty && page.total == 0 } else { return false }
         }
         guard !empty.isEmpty else { return }
-        let table = (format ?? OutputFormat.defaultFor(io)) == .table
+        let table = (format.resolved(for: io)) == .table
         if !table {
             for (section, _) in empty { io.stderr.line("shopy: no results for section '\(Sanitizer.clean(section.keyword))'" + (source == .catalog ? " in the offline catalog" : "")) }
         }

@@ -121,7 +121,7 @@ public struct RankCommand: Command {
         memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
         render(scan, liked: memory.likedIDs(among: scan.matches.map(\.product.productId)), context: context, sent: productSource.kind == .catalog ? nil : sent.count)
         if scan.total == 0 && productSource.kind == .catalog {
-            if (format ?? OutputFormat.defaultFor(context.io)) == .table {
+            if (format.resolved(for: context.io)) == .table {
                 NoResultsHelp.table(context.catalog(), io: context.io)
             } else {
                 NoResultsHelp.hints(context.catalog(), io: context.io)
@@ -280,7 +280,7 @@ public struct RankCommand: Command {
                        extra: [("webPage", .int(match.webPage)), ("webPosition", .int(match.webPosition))])
         }
         let reach = ListingArithmetic.reach(depth: depth, total: scan.total)
-        switch format ?? OutputFormat.defaultFor(io) {
+        switch format.resolved(for: io) {
         case .json:
             var o = JSONObject()
             o.appendUnchecked("keyword", .string(keyword))
@@ -294,9 +294,9 @@ public struct RankCommand: Command {
             o.appendUnchecked("total", .int(scan.total))
             o.appendUnchecked("found", .bool(!items.isEmpty))
             o.appendUnchecked("matches", .array(items.map(ItemJSON.object)))
-            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
+            io.writeJSON(.object(o))
         case .jsonl, .tsv, .csv:
-            io.stdout.write(Render.lines(items, format: format ?? OutputFormat.defaultFor(io)) ?? "")
+            io.stdout.write(Render.lines(items, format: format.resolved(for: io)) ?? "")
         case .table:
             if items.isEmpty {
                 io.stdout.line(absentMessage(reach: reach))
@@ -319,7 +319,7 @@ public struct RankCommand: Command {
             let requests = sent.map { " · \($0) request\($0 == 1 ? "" : "s") sent" } ?? " · offline catalog"
             io.stdout.line(Style.dim.apply(footer + requests, enabled: io.useColor))
         }
-        if items.isEmpty && (format ?? OutputFormat.defaultFor(io)) != .table && (format ?? OutputFormat.defaultFor(io)) != .json {
+        if items.isEmpty && (format.resolved(for: io)) != .table && (format.resolved(for: io)) != .json {
             io.stderr.line("shopy: " + absentMessage(reach: reach))
         }
     }

@@ -1,6 +1,6 @@
 import ShopYCore
 /// `shopy search <query…>`: one page of results.
-public struct SearchCommand: Command {
+public struct SearchCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "search",
         abstract: "Search products, one page at a time.",
@@ -86,7 +86,8 @@ public struct SearchCommand: Command {
         return kinds
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// Fetches the page, marks the liked items, and remembers the rows and the query.
+    public func execute(_ context: Context) async throws -> Listing {
         let source = try context.source(self.source, timeout: timeout)
         let page = try await source.search(request)
         let memory = ListingMemory(context: context)
@@ -95,9 +96,10 @@ public struct SearchCommand: Command {
         if self.page > 1 || sort != .sim { description += " (page \(self.page), sort \(sort.rawValue))" }
         memory.remember(description, rows: listing.items.map { LastListing.Row(row: String($0.rank), product: $0.product) },
                         query: query)
-        render(listing, context: context)
-        return .ok
+        return listing
     }
+
+    public var presenter: SearchPresenter { SearchPresenter(format: format, page: page, size: size) }
 
     /// The page with rank numbers.
     public struct Listing: Sendable {
@@ -122,48 +124,5 @@ public struct SearchCommand: Command {
             o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
             return .object(o)
         }
-    }
-
-    func render(_ listing: Listing, context: Context) {
-        let io = context.io
-        let format = self.format ?? OutputFormat.defaultFor(io)
-        let page = listing.page
-        switch format {
-        case .json:
-            io.stdout.write(bytes: JSONWriter.serialize(listing.json, pretty: true) + [0x0A])
-            if listing.items.isEmpty && page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
-            return
-        case .jsonl, .tsv, .csv:
-            io.stdout.write(Render.lines(listing.items, format: format) ?? "")
-        case .table:
-            if listing.items.isEmpty {
-                io.stdout.line(emptyMessage(page))
-                if page.total == 0 && page.source == .catalog { NoResultsHelp.table(context.catalog(), io: io) }
-                return
-            }
-            for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
-            io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
-            return
-        }
-        if listing.items.isEmpty {
-            io.stderr.line("shopy: " + emptyMessage(page))
-            if page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
-        }
-    }
-
-    func emptyMessage(_ page: SearchPage) -> String {
-        let quoted = "'\(Sanitizer.clean(page.query))'"
-        if page.total > 0 && page.start > page.total {
-            let last = ListingArithmetic.lastPage(total: page.total, size: size)
-            return "page \(self.page) is past the last result for \(quoted) (\(Money.grouped(page.total)) in all; the last page at size \(size) is \(last))"
-        }
-        return "no results for \(quoted)" + (page.source == .catalog ? " in the offline catalog" : "")
-    }
-
-    func footer(_ page: SearchPage, count: Int) -> String {
-        let (first, last) = ListingArithmetic.range(start: page.start, count: count)
-        var text = "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(page.total)) · sort \(page.sort.rawValue)"
-        if page.source == .catalog { text += " · offline catalog" }
-        return text
     }
 }

@@ -85,7 +85,7 @@ public struct StatusCommand: Command {
         case .text:
             context.io.stdout.line(report.text(color: context.io.useColor))
         case .json:
-            context.io.stdout.write(bytes: JSONWriter.serialize(report.json(), pretty: true) + [0x0A])
+            context.io.writeJSON(report.json())
         case .jsonl:
             context.io.stdout.line(JSONWriter.string(report.jsonLine(time: context.io.now(), event: "initial", changes: [])))
         }

@@ -2,9 +2,7 @@ import ShopYCore
 /// Output formats shared by every listing (search, likes, popular, rank).
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, tsv, csv, json, jsonl
-
-    /// Table for people on a terminal, TSV for pipes.
-    public static func defaultFor(_ io: IO) -> OutputFormat { io.stdoutIsTerminal ? .table : .tsv }
+    // The default (table on a terminal, TSV otherwise) is `Optional.resolved(for:)` in Presentation.swift.
 }
 
 /// One row of a listing.

@@ -75,7 +75,7 @@ public struct TrendsCommand: Command {
         }
         let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? SystemTransport.shared, trace: context.trace)
         let result = try await TrendsFetcher(client: client, timeout: options.timeout, trace: context.trace).run(comparison)
-        render(result, format: options.format ?? OutputFormat.defaultFor(io), io: io)
+        render(result, format: options.format.resolved(for: io), io: io)
         if !result.unplaced.isEmpty {
             io.stderr.line("shopy: cannot put \(result.unplaced.map { "'\(Sanitizer.clean($0.name))'" }.joined(separator: ", ")) on the common scale: no series shared with their answer had clicks; left out")
         }
@@ -84,7 +84,7 @@ public struct TrendsCommand: Command {
 
     static func render(_ result: TrendsResult, format: OutputFormat, io: IO) {
         switch format {
-        case .json: io.stdout.write(bytes: JSONWriter.serialize(TrendsOutput.json(result), pretty: true) + [0x0A])
+        case .json: io.writeJSON(TrendsOutput.json(result))
         case .jsonl: io.stdout.write(TrendsOutput.jsonl(result))
         case .tsv: io.stdout.write(TrendsOutput.tsv(result))
         case .csv: io.stdout.write(TrendsOutput.csv(result))

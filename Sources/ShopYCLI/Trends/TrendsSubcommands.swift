@@ -47,10 +47,10 @@ public struct TrendsCategoriesCommand: Command {
     func list(_ context: Context) -> ExitCode {
         let io = context.io
         let found = CategoryTable.embedded.list(listWord)
-        switch options.format ?? OutputFormat.defaultFor(io) {
+        switch options.format.resolved(for: io) {
         case .json:
             let array = JSONValue.array(found.map { .object(JSONObject(["code": .string($0.code), "path": .array($0.path.map(JSONValue.string))])) })
-            io.stdout.write(bytes: JSONWriter.serialize(array, pretty: true) + [0x0A])
+            io.writeJSON(array)
         case .jsonl:
             for c in found { io.stdout.write(bytes: JSONWriter.serialize(.object(JSONObject(["code": .string(c.code), "path": .array(c.path.map(JSONValue.string))]))) + [0x0A]) }
         case .csv:
