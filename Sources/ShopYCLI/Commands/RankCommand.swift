@@ -217,13 +217,13 @@ public struct RankCommand: Command {
         }
     }
 
-    /// A progress bar on stderr, only when stderr is a terminal.
-    final class Progress: @unchecked Sendable {
+    /// A progress bar on stderr, only when stderr is a terminal. A value: the bar's state is
+    /// the sink's status line (kept under the sink's lock; clearing when none is shown does nothing).
+    struct Progress: Sendable {
         let io: IO
         let total: Int
         let keyword: String
         let enabled: Bool
-        private var shown = false
 
         init(context: Context, total: Int, keyword: String) {
             self.io = context.io
@@ -235,11 +235,10 @@ public struct RankCommand: Command {
         func update(scanned: Int) {
             guard enabled else { return }
             io.stderr.showStatus(Self.line(keyword: keyword, scanned: scanned, total: total, columns: io.columns))
-            shown = true
         }
 
         func finish() {
-            guard enabled, shown else { return }
+            guard enabled else { return }
             io.stderr.clearStatus()
         }
 

@@ -8,7 +8,7 @@ import ShopYCore
 
 /// `shopy status`: whether the network path is usable and the API host answers; `--watch`
 /// follows changes until interrupted.
-public struct StatusCommand: Command {
+public struct StatusCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show whether the network and the API can be reached; --watch follows changes.",
@@ -71,26 +71,24 @@ public struct StatusCommand: Command {
         }
     }
 
+    /// One report, through `execute` and the presenter; `--watch` is a loop of its own.
     public func run(_ context: Context) async throws -> ExitCode {
+        guard watch else { return presenter.present(try await execute(context), context: context) }
         // Before any thread of ours starts, so that all of them inherit the blocked signals.
-        let signals = watch ? StopSignals.install() : nil
+        let signals = StopSignals.install()
         let target = probe ? try ProbeTarget.from(environment: context.io.environment) : nil
-        if let signals {
-            return await runWatch(context, target: target, signals: signals)
-        }
+        return await runWatch(context, target: target, signals: signals)
+    }
+
+    /// The path now and, when asked and the path is usable, the probe.
+    public func execute(_ context: Context) async throws -> StatusReport {
+        let target = probe ? try ProbeTarget.from(environment: context.io.environment) : nil
         let snapshot = context.network.snapshot()
         Self.traceSnapshot(snapshot, context.trace)
-        let report = await makeReport(snapshot.path, target: target, context: context)
-        switch format {
-        case .text:
-            context.io.stdout.line(report.text(color: context.io.useColor))
-        case .json:
-            context.io.writeJSON(report.json())
-        case .jsonl:
-            context.io.stdout.line(JSONWriter.string(report.jsonLine(time: context.io.now(), event: "initial", changes: [])))
-        }
-        return report.state == .online || report.state == .pathOK ? .ok : .unavailable
+        return await makeReport(snapshot.path, target: target, context: context)
     }
+
+    public var presenter: StatusPresenter { StatusPresenter(format: format) }
 
     /// Probes when asked to and when the path is usable (offline, it could only fail, slowly).
     func makeReport(_ path: PathStatus, target: ProbeTarget?, context: Context) async -> StatusReport {
