@@ -7,7 +7,7 @@ import Darwin
 import ShopYCore
 
 /// `shopy doctor`: the state of every file; with `--repair`, damaged ones are moved aside.
-public struct DoctorCommand: Command {
+public struct DoctorCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "doctor",
         abstract: "Check shopy's files; with --repair, move damaged ones aside and start fresh.",
@@ -54,7 +54,17 @@ public struct DoctorCommand: Command {
         }
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What doctor found (and, with --repair, did).
+    public struct Report: Sendable {
+        var files: [FileReport]
+        var notes: [String]
+        var directory: String
+        var directoryMode: mode_t?
+        var repaired: Bool
+    }
+
+    /// Checks every file (and with --repair fixes what can be fixed); prints nothing.
+    public func execute(_ context: Context) async throws -> Report {
         let store = context.store
         var reports: [FileReport] = []
         var notes: [String] = []
@@ -86,9 +96,10 @@ public struct DoctorCommand: Command {
         } else if !stale.isEmpty {
             notes.append("\(stale.count) temporary file\(stale.count == 1 ? "" : "s") left by killed processes (--repair removes them)")
         }
-        render(reports, notes: notes, directory: store.directory, directoryMode: directoryMode, context: context)
-        return reports.contains(where: Self.needsAction) ? .dataError : .ok
+        return Report(files: reports, notes: notes, directory: store.directory, directoryMode: directoryMode, repaired: repair)
     }
+
+    public var presenter: DoctorPresenter { DoctorPresenter(format: format) }
 
     /// A file that is still not usable as it is (a stale index or a torn tail is not: shopy
     /// copes, and --repair tidies).
@@ -220,55 +231,5 @@ public struct DoctorCommand: Command {
     static func octal(_ mode: mode_t) -> String {
         let text = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - text.count)) + text
-    }
-
-    func render(_ reports: [FileReport], notes: [String], directory: String, directoryMode: mode_t?, context: Context) {
-        let io = context.io
-        if (format ?? .table) == .json {
-            var files: [JSONValue] = []
-            for r in reports {
-                var o = JSONObject()
-                o.appendUnchecked("name", .string(r.name))
-                o.appendUnchecked("path", .string(r.path))
-                o.appendUnchecked("status", .string(r.status))
-                o.appendUnchecked("problem", .string(orNull: r.problem))
-                o.appendUnchecked("entries", .string(orNull: r.entries))
-                o.appendUnchecked("mode", .string(orNull: r.mode.map(Self.octal)))
-                o.appendUnchecked("actions", .array(r.actions.map(JSONValue.string)))
-                files.append(.object(o))
-            }
-            var root = JSONObject()
-            root.appendUnchecked("directory", .string(directory))
-            root.appendUnchecked("files", .array(files))
-            root.appendUnchecked("notes", .array(notes.map(JSONValue.string)))
-            io.writeJSON(.object(root))
-            return
-        }
-        let exists = directoryMode != nil
-        io.stdout.line("files in \(directory)" + (exists ? " (\(Self.octal(directoryMode!)))" : " (not created yet)"))
-        if let directoryMode, directoryMode != 0o700, !repair {
-            io.stdout.line("  directory permissions \(Self.octal(directoryMode)), expected 0700 (--repair fixes)")
-        }
-        for r in reports {
-            var text = "  " + DisplayWidth.pad(r.name, toWidth: 18)
-            switch r.status {
-            case "missing": text += r.problem ?? "not created yet"
-            case "ok": text += "ok · " + (r.entries ?? "") + (r.mode.map { " · \(Self.octal($0))" } ?? "")
-            case "torn", "stale", "mismatched":
-                text += Style.dim.apply(r.status, enabled: io.useColor) + ": " + (r.problem ?? "")
-            default:
-                let label = r.status == "newer" ? "newer schema" : r.status == "unsafe" ? "not a regular file" : "damaged"
-                text += Style.red.apply(label, enabled: io.useColor) + ": " + (r.problem ?? "")
-            }
-            io.stdout.line(text)
-            if let mode = r.mode, mode != 0o600, r.status == "ok", r.actions.isEmpty {
-                io.stdout.line("    permissions \(Self.octal(mode)), expected 0600 (--repair fixes)")
-            }
-            for action in r.actions { io.stdout.line("    " + action) }
-        }
-        for note in notes { io.stdout.line("  " + note) }
-        if reports.contains(where: { ($0.status == "damaged" || $0.status == "newer") && $0.actions.isEmpty }) {
-            io.stdout.line("run 'shopy doctor --repair' to move damaged files aside (they are kept) and start fresh")
-        }
     }
 }
