@@ -49,7 +49,7 @@ public struct ConfigCommand: Command {
 }
 
 /// `shopy config list`
-public struct ConfigListCommand: Command {
+public struct ConfigListCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "list", abstract: "Show every key, its value and where the value comes from (environment, config or default).",
         options: [OptionSpec("json", help: "As JSON: {\"config\": [{key, value, origin, variable, default}]}.")],
@@ -62,28 +62,14 @@ public struct ConfigListCommand: Command {
         json = parsed.flag("json")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let io = context.io
-        let resolution = try ConfigCommand.resolution(context)
-        if json {
-            let object = JSONObject(["config": .array(resolution.entries.map(ConfigCommand.json))])
-            io.writeJSON(.object(object))
-            return .ok
-        }
-        let rows = resolution.entries.map { ($0.key.name, $0.value ?? $0.key.builtIn, $0.origin.description) }
-        let keyWidth = max(3, rows.map { $0.0.count }.max() ?? 3)
-        let valueWidth = max(5, rows.map { DisplayWidth.of($0.1) }.max() ?? 5)
-        let header = DisplayWidth.pad("KEY", toWidth: keyWidth) + "  " + DisplayWidth.pad("VALUE", toWidth: valueWidth) + "  ORIGIN"
-        io.stdout.line(Style.bold.apply(header, enabled: io.useColor))
-        for (key, value, origin) in rows {
-            io.stdout.line(DisplayWidth.pad(key, toWidth: keyWidth) + "  " + DisplayWidth.pad(value, toWidth: valueWidth) + "  " + origin)
-        }
-        return .ok
-    }
+    /// Every key with its value and where the value comes from.
+    public func execute(_ context: Context) async throws -> ConfigResolution { try ConfigCommand.resolution(context) }
+
+    public var presenter: ConfigListPresenter { ConfigListPresenter(json: json) }
 }
 
 /// `shopy config get KEY`
-public struct ConfigGetCommand: Command {
+public struct ConfigGetCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "get", abstract: "Print the value a key has now (from the environment, the config or the default).",
         arguments: [ArgumentSpec("key", help: "One of: \(ConfigKey.names.joined(separator: ", ")).")],
@@ -98,15 +84,10 @@ public struct ConfigGetCommand: Command {
         json = parsed.flag("json")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        guard let entry = try ConfigCommand.resolution(context).entry(key.name) else { return .failure }
-        if json {
-            context.io.writeJSON(ConfigCommand.json(entry))
-        } else {
-            context.io.stdout.line(entry.value ?? entry.key.builtIn)
-        }
-        return .ok
-    }
+    /// The key's value now and its origin.
+    public func execute(_ context: Context) async throws -> ConfigResolution.Entry? { try ConfigCommand.resolution(context).entry(key.name) }
+
+    public var presenter: ConfigGetPresenter { ConfigGetPresenter(json: json) }
 }
 
 /// `shopy config set KEY VALUE`
