@@ -7,20 +7,25 @@ let package = Package(
     products: [
         .executable(name: "shopy", targets: ["shopy"]),
         .executable(name: "shopy-emulator", targets: ["shopy-emulator"]),
-        .library(name: "ShopYKit", targets: ["ShopYKit"]),
+        .library(name: "ShopYCore", targets: ["ShopYCore"]),
+        .library(name: "ShopYCLI", targets: ["ShopYCLI"]),
     ],
     targets: [
         // A tiny C target for the system headers Glibc does not export (netlink, ioctl helpers).
         // Also libcurl's declarations: the Linux transport opens it with dlopen (libdl on older glibc).
         .target(name: "CShopYShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // Everything testable: model, text, sources, HTTP, store, network, output, commands.
-        .target(name: "ShopYKit", dependencies: ["CShopYShim"]),
-        // The Naver contract on loopback: POSIX sockets, the catalog, faults.
-        .target(name: "ShopYEmulator", dependencies: ["ShopYKit"]),
-        .executableTarget(name: "shopy", dependencies: ["ShopYKit"]),
+        // The work, with no command line: model, text, JSON, store, network, HTTP, product
+        // sources, catalog, trends, launch, and the services that return typed results.
+        .target(name: "ShopYCore", dependencies: ["CShopYShim"]),
+        // The command line on top of the core: arguments, help, man page, completions, commands,
+        // presenters, IO. The core never imports it (a back-edge does not compile).
+        .target(name: "ShopYCLI", dependencies: ["ShopYCore"]),
+        // The Naver contract on loopback: POSIX sockets, the catalog, faults. Core only.
+        .target(name: "ShopYEmulator", dependencies: ["ShopYCore"]),
+        .executableTarget(name: "shopy", dependencies: ["ShopYCLI"]),
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
-        .executableTarget(name: "shopy-bench", dependencies: ["ShopYKit"], path: "Benchmarks/shopy-bench"),
-        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYKit", "ShopYEmulator"], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYKit"]),
+        .executableTarget(name: "shopy-bench", dependencies: ["ShopYCore", "ShopYCLI"], path: "Benchmarks/shopy-bench"),
+        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYCore", "ShopYCLI"]),
     ]
 )

@@ -2,7 +2,7 @@
 // → AnswerCheck → ProductMapper), the title cleaner and sanitizer, and the listing arithmetic
 // (rank numbers, footer range, last page, reach, web place) and the Retry-After parser.
 //
-// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer` together with the ShopYKit sources it
+// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer` together with the ShopYCore sources it
 // covers (no package, no shim: those files need only Foundation). A crash, a trap or a broken
 // invariant below (`check`) is a finding; libFuzzer writes the input to crash-* files.
 

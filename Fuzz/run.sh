@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the libFuzzer target (Fuzz/FuzzTarget.swift plus the ShopYKit sources it covers) with
+# Builds the libFuzzer target (Fuzz/FuzzTarget.swift plus the ShopYCore sources it covers) with
 # `swiftc -sanitize=fuzzer` and runs it for a bounded time.
 #
 #   Fuzz/run.sh [seconds]      default 5; the corpus grows in .build/fuzz/corpus
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-5}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
-k=Sources/ShopYKit
+k=Sources/ShopYCore
 sources="Fuzz/FuzzTarget.swift $k/JSON/JSONParser.swift $k/JSON/JSONValue.swift $k/JSON/JSONWriter.swift
   $k/Model/Wire.swift $k/Model/Product.swift $k/Model/FieldLimits.swift $k/Model/ProductID.swift $k/Model/Checked.swift
   $k/Model/AnswerCheck.swift $k/Model/SearchRequest.swift $k/Model/ListingArithmetic.swift
@@ -26,7 +26,7 @@ if [ ! -x "$binary" ]; then rebuild=yes; else
 fi
 if [ "$rebuild" = yes ]; then
   # shellcheck disable=SC2086
-  if ! swiftc -sanitize=fuzzer -parse-as-library -O -module-name ShopYFuzz $sources -o "$binary" 2> "$out/build.log"; then
+  if ! swiftc -sanitize=fuzzer -parse-as-library -O -module-name ShopYFuzz -package-name shopy $sources -o "$binary" 2> "$out/build.log"; then
     if grep -q -i "fuzzer" "$out/build.log"; then
       echo "Fuzz/run.sh: this toolchain cannot build with -sanitize=fuzzer:" >&2
       head -3 "$out/build.log" >&2

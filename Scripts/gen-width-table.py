@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Sources/ShopYKit/Text/WidthTable.swift: terminal column widths of Unicode scalars.
+"""Generate Sources/ShopYCore/Text/WidthTable.swift: terminal column widths of Unicode scalars.
 
 Swift's standard library knows grapheme clusters but not East_Asian_Width, so shopy carries its
 own table. Only Python's `unicodedata` is used (no download), so the table follows whatever
@@ -78,7 +78,7 @@ def runs():
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        root, 'Sources', 'ShopYKit', 'Text', 'WidthTable.swift')
+        root, 'Sources', 'ShopYCore', 'Text', 'WidthTable.swift')
     steps = runs()
     lines = []
     for i in range(0, len(steps), 6):

@@ -1,7 +1,8 @@
 // shopy-bench browse: a full 132×50 frame with 100 rows (render, and its bytes), the bytes of
 // a one-row move (only the two changed lines), and key-to-screen latency through a pty.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,7 +2,8 @@
 // each beside its Python reference (Benchmarks/python/catalog_search.py, catalog_import.py).
 // SHOPY_BENCH_CATALOG_MAX caps the largest size (default 1,000,000).
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 
 /// Items made from the recorded ones: varied titles, ids, malls and prices.
 func generatedCatalogItems(_ count: Int, seed: UInt64 = 17) -> [WireItem] {

@@ -3,7 +3,8 @@
 // reference with the same fsyncs (Benchmarks/python/likes.py) and, when it is installed, buku's
 // add and delete (SQLite); then the growth of each from 1k to 100k.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

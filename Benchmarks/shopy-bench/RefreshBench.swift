@@ -1,7 +1,8 @@
 // shopy-bench refresh: `shopy likes refresh` of 100 likes against the emulator with 400 ms
 // latency and a 10/s throttle, at the default 8 requests a second.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 
 func refreshBench(runs: Int) {
     let latency = 0.4, rate = 8.0, count = 100

@@ -1,7 +1,8 @@
 // The transport benchmark (issue 10): CPU while waiting, a deep rank scan's CPU, wall time and
 // connections, start-up cost against a Foundation hello world, and a search's peak RSS.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 // shopy-bench trends: `shopy trends keywords` with 12 keywords against the emulator's DataLab.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 
 /// 12 keywords take 3 requests of 5 (one shared anchor): shopy sends them side by side. Beside
 /// it, the same 3 requests one after another in process through the same client.

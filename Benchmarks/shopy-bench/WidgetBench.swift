@@ -1,7 +1,8 @@
 // shopy-bench widget: `shopy widget` wall time beside `shopy --version`, with the API a server
 // that accepts and never answers; the CPU and the requests of one `shopy widget refresh`.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

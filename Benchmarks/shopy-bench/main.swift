@@ -6,7 +6,8 @@
 // in Benchmarks/python/. Figures are medians of whole-process runs, timed with a monotonic clock;
 // peak RSS comes from wait4's rusage. Not a test: nothing here passes or fails.
 import Foundation
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 
 /// DataLab Shopping Insight on loopback: both platforms' layouts (`/v1/datalab/shopping/…` with
 /// the Developers Center headers, `/shopping/v1/…` with the API HUB headers; the same

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 
 /// One DataLab request body as the emulator reads it, checked as the contract says, and the
 /// answer it gets.

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 
 /// The emulator's DataLab numbers: synthetic, deterministic click counts a day for any
 /// category code or keyword, with a weekly rhythm, a yearly season, a slow trend and noise,

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 
 /// Prices that change while the emulator runs, so that `shopy likes refresh` has drops to see.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYKit
+import ShopYCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -239,9 +239,9 @@ final class SearchAPI: Sendable {
         }
         guard let display = integer("display", default: 10, in: 1...SearchRequest.maxDisplay) else { return .failure(.badDisplay) }
         guard let start = integer("start", default: 1, in: 1...SearchRequest.maxStart) else { return .failure(.badStart) }
-        let sort: ShopYKit.SortOrder
+        let sort: ShopYCore.SortOrder
         if let text = value("sort") {
-            guard let order = ShopYKit.SortOrder(rawValue: text) else { return .failure(.badSort) }
+            guard let order = ShopYCore.SortOrder(rawValue: text) else { return .failure(.badSort) }
             sort = order
         } else {
             sort = .sim

@@ -1,5 +1,5 @@
-// shopy: parse, run, render, exit. Everything else lives in ShopYKit.
-import ShopYKit
+// shopy: parse, run, render, exit. Everything else lives in ShopYCLI (the command line) and ShopYCore (the work).
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

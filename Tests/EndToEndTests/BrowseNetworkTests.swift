@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy browse` on Naver's contract (the emulator) inside a network namespace whose link the
 /// test brings up: the banner while the path is down, no request sent then, and the held search

@@ -5,7 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy browse` through a pseudo-terminal, as a user drives it.
 final class BrowseTerminalTests: XCTestCase {

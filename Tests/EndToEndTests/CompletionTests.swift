@@ -1,11 +1,12 @@
-// End-to-end tests for `shopy completions` (Sources/ShopYKit/Completion): each script passes
+// End-to-end tests for `shopy completions` (Sources/ShopYCLI/Completion): each script passes
 // its shell's syntax check, and each shell completes for real, calling the built shopy back:
 // bash through the completion function, zsh through its line editor in a zpty, fish through
 // `complete -C`. A missing shell skips its test with the reason.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class CompletionTests: XCTestCase {
     var home: TestHome!

@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// The libcurl transport in process, against scripted servers that misbehave on purpose: the
 /// deadline, the caps, gzip, cancellation, POST, redirects and reuse.

@@ -3,7 +3,8 @@ import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Runs the built binaries (`shopy`, `shopy-emulator`) as a user would.
 enum Binary {

@@ -9,7 +9,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// A one-thread HTTP/1.1 server on 127.0.0.1 (ephemeral port): reads a request's head, writes
 /// `respond(path)` with `Connection: close`, closes. Enough for a handful of requests.

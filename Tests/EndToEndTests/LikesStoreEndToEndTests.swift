@@ -8,7 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class LikesStoreEndToEndTests: XCTestCase {
     private var root = ""

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy status`, `status --watch` and the offline check of `search`, run inside a network
 /// namespace of their own whose only link (one end of a veth pair) the test brings up and down,

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy likes refresh` against the emulator: drops, rises, products gone, a failing search,
 /// alerts once per crossing, `--exec`, a `like` at the same time, and the rate limit.

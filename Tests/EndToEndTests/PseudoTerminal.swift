@@ -5,7 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// A pseudo-terminal with a program on its slave side (in a session of its own, the slave its
 /// controlling terminal) and a model screen fed from the master side.

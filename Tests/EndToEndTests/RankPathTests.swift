@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// A long `shopy rank` scan says when the network path drops and returns, and finishes once it
 /// is back. The API is served from the host's end of a veth pair, so requests still reach it

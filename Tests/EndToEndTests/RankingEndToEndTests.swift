@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy popular` and `shopy rank` against the emulator.
 final class RankingEndToEndTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// The built `shopy` against the built `shopy-emulator`, over real HTTP on loopback.
 final class SearchEndToEndTests: XCTestCase {

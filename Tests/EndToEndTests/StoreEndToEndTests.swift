@@ -9,7 +9,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class StoreEndToEndTests: XCTestCase {
     private var root = ""

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Gzip answers (a search page; 20 MiB of zeros in 20 KB) for the transport tests.
 let transportFixtures = fixturesDirectory.appendingPathComponent("transport")

@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// The view: frames at 40, 80 and 132 columns with Hangul, emoji and combining marks.
 final class BrowseRenderTests: XCTestCase {

@@ -1,9 +1,10 @@
-// Tests for Sources/ShopYKit/CLI (ArgumentParser, Suggest, Help, ShopY.main in process) and the
+// Tests for Sources/ShopYCLI/CLI (ArgumentParser, Suggest, Help, ShopY.main in process) and the
 // request side of HTTP/NaverClient.swift (RequestBuilder, RetryPolicy).
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// What one in-process run of `shopy` produced.
 struct CLIRun {

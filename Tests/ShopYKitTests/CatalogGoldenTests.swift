@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Search parity: the embedded catalog answers these requests exactly as it did before the
 /// inverted index (the golden file was written by the scan-and-`range(of:)` search at 76c78eb).

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `shopy catalog import`, recording, and the local catalog's files (issue 17).
 final class CatalogImportTests: XCTestCase {
@@ -164,7 +165,7 @@ final class CatalogImportTests: XCTestCase {
         // The config key is accepted by `config set`.
         let set = await run(["config", "set", "catalog.record", "on"])
         XCTAssertEqual(set.code, 0, set.stderr)
-        XCTAssertTrue(CatalogRecording.isOn(IO.capture(environment: ["SHOPY_HOME": home])))
+        XCTAssertTrue(CatalogRecording.isOn(IO.capture(environment: ["SHOPY_HOME": home]), store: SettingsStore(directory: home)))
     }
 
     // MARK: - Files

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Search parity on a local catalog: the indexed search against a plain reference written here
 /// (a scan with Swift's own string search, the semantics the API documents), and an import while

@@ -1,9 +1,10 @@
-// Tests for Sources/ShopYKit/Completion/Completer.swift in process: what `shopy __complete`
+// Tests for Sources/ShopYCLI/Completion/Completer.swift in process: what `shopy __complete`
 // answers from the declarations and the store. The shells themselves: EndToEndTests/CompletionTests.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class CompleterTests: XCTestCase {
     func completer(_ store: SettingsStore? = nil) -> Completer {

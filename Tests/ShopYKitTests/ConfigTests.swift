@@ -1,9 +1,10 @@
-// Tests for Sources/ShopYKit/Config and Commands/ConfigCommand.swift: `shopy config`, the
+// Tests for Sources/ShopYCLI/Config and Commands/ConfigCommand.swift: `shopy config`, the
 // precedence option > environment > config > default, and --quiet / --color / CLICOLOR_FORCE.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// In-process runs that share one SHOPY_HOME (so config persists between them) and may swap
 /// the launcher.

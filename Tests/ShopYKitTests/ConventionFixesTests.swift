@@ -4,7 +4,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class ConventionFixesTests: XCTestCase {
     func testLikesTableHasNoRowNumbers() async throws {

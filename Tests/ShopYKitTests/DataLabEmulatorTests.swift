@@ -3,7 +3,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 @testable import ShopYEmulator
 
 final class DataLabEmulatorTests: XCTestCase {

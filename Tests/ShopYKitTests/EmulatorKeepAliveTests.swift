@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 @testable import ShopYEmulator
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 
 /// The emulator's connection handling: HTTP/1.1 keep-alive, pipelined requests answered in
 /// order, request bodies read by Content-Length, and the connection count in the stats.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 @testable import ShopYEmulator
-import ShopYKit
+import ShopYCore
+import ShopYCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

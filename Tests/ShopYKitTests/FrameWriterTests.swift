@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class FrameWriterTests: XCTestCase {
     func state() -> BrowseState {

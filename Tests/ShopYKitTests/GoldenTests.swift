@@ -6,7 +6,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 @testable import ShopYEmulator
 
 /// One scripted session: steps run in order in one SHOPY_HOME; the file records every step.

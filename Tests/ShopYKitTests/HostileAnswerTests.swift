@@ -4,7 +4,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Answers each request with what `answer` makes of it; counts the requests.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {

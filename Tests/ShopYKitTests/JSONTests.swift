@@ -1,8 +1,9 @@
-// Tests for Sources/ShopYKit/JSON: JSONParser (parse, skipValue, forEachMember/forEachElement)
+// Tests for Sources/ShopYCore/JSON: JSONParser (parse, skipValue, forEachMember/forEachElement)
 // and JSONWriter (compact and pretty output, escaping, round trips).
 
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class JSONTests: XCTestCase {
 

@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class KeyDecoderTests: XCTestCase {
     func decode(_ bytes: [UInt8], flush: Bool = true) -> [KeyEvent] {

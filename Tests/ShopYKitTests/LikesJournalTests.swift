@@ -7,7 +7,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class LikesJournalTests: XCTestCase {
     private var directory = ""

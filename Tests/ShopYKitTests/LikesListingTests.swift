@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// `likes --json`/`--format jsonl` copy stored bytes to the output; they must write exactly
 /// the document that decoding every like and encoding it again would write.

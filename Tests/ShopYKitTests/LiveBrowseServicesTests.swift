@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// The real services on a private SHOPY_HOME: the store, history and sections the subcommands use.
 final class LiveBrowseServicesTests: XCTestCase {
@@ -7,7 +8,7 @@ final class LiveBrowseServicesTests: XCTestCase {
         let home = NSTemporaryDirectory() + "shopy-browse-services-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: home) }
         let io = IO.capture(environment: ["SHOPY_HOME": home])
-        let services = try LiveBrowseServices(context: Context(io: io), source: .catalog, timeout: 10, terminalWrite: { _ in })
+        let services = try LiveBrowseServices(context: Context(io: io, store: SettingsStore(environment: io.environment)), source: .catalog, timeout: 10, terminalWrite: { _ in })
         XCTAssertEqual(services.sourceKind, .catalog)
         XCTAssertEqual(try services.popularKeywords(), PopularCommand.catalogSections)
         let page = try await services.search(SearchRequest(query: "방충망", start: 1, display: 5))
@@ -40,7 +41,7 @@ final class LiveBrowseServicesTests: XCTestCase {
         let sink = Sink()
         var io = IO.capture(environment: ["PATH": "/nonexistent"])
         io.launcher = SystemLauncher()
-        let services = try LiveBrowseServices(context: Context(io: io), source: .catalog, timeout: 10, terminalWrite: { sink.bytes += $0 })
+        let services = try LiveBrowseServices(context: Context(io: io, store: SettingsStore(environment: io.environment)), source: .catalog, timeout: 10, terminalWrite: { sink.bytes += $0 })
         let message = services.copy("https://example.com/a")
         XCTAssertEqual(String(decoding: sink.bytes, as: UTF8.self), Clipboards.osc52("https://example.com/a"))
         XCTAssertTrue(message.text.hasPrefix("sent to the terminal's clipboard with OSC 52"))

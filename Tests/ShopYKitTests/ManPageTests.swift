@@ -1,9 +1,10 @@
-// Tests for Sources/ShopYKit/CLI/ManPage.swift: `shopy help --man` covers the declarations and
+// Tests for Sources/ShopYCLI/CLI/ManPage.swift: `shopy help --man` covers the declarations and
 // is clean for mandoc -T lint and groff -ww (each skips when not installed).
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class ManPageTests: XCTestCase {
     func page() async -> String {

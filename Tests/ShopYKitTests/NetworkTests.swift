@@ -1,4 +1,4 @@
-// Tests for Sources/ShopYKit/Network: the parsers of /proc/net/route, /proc/net/ipv6_route and
+// Tests for Sources/ShopYCore/Network: the parsers of /proc/net/route, /proc/net/ipv6_route and
 // /sys/class/net (from Fixtures/network/), the path rules (`PathStatus.evaluate`), the diff
 // the watch prints, the API probe against local sockets, the monitor's start-up, PathWatcher's
 // transitions, and `shopy status` in process. The real path changes (links going down, routes
@@ -11,7 +11,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 enum NetworkFixture {
     static let directory = URL(fileURLWithPath: #filePath)
@@ -380,31 +381,6 @@ final class NetworkTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "given up on after the timeout")
     }
 
-    /// A TCP socket listening on an ephemeral loopback port.
-    private func listeningSocket() throws -> (Int32, Int) {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw XCTSkip("no socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                bind(fd, sa, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, sa, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw XCTSkip("cannot listen on loopback: \(errno)")
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     // MARK: - Monitor and watcher
 
     func testMonitorDeliversTheCurrentStateAtStart() async throws {
@@ -441,7 +417,7 @@ final class NetworkTests: XCTestCase {
 
     func testWatcherReportsOnlyTransitions() async {
         let events = EventLog()
-        let watcher = PathWatcher { events.append($0) }
+        let watcher = PathWatcher(monitor: PathMonitor()) { events.append($0) }
         let up = PathStatus(status: .satisfied, interfaces: [NetworkInterface(name: "eth0", type: .ethernet)])
         let down = PathStatus(status: .unsatisfied, unsatisfiedReason: "eth0 has no link")
         watcher.handle(up)
@@ -457,7 +433,7 @@ final class NetworkTests: XCTestCase {
     }
 
     func testWatcherWaitsUntilSatisfied() async {
-        let watcher = PathWatcher { _ in }
+        let watcher = PathWatcher(monitor: PathMonitor()) { _ in }
         let up = PathStatus(status: .satisfied, interfaces: [NetworkInterface(name: "eth0", type: .ethernet)])
         let down = PathStatus(status: .unsatisfied, unsatisfiedReason: PathStatus.noDefaultRoute)
         let unknown = await watcher.waitUntilSatisfied(timeout: 0.01)
@@ -493,24 +469,6 @@ final class NetworkTests: XCTestCase {
         XCTAssertEqual(text.code, run.code)
         XCTAssertTrue(text.stdout.hasPrefix(expected.isSatisfied ? "path ok · " : "offline · "), text.stdout)
         XCTAssertEqual(text.stdout.split(separator: "\n").count, 1)
-    }
-
-    func testStatusProbesTheAPIBase() async throws {
-        let (fd, port) = try listeningSocket()
-        defer { close(fd) }
-        let run = await Shell.run(["status", "--format", "jsonl"], environment: ["SHOPY_API_BASE": "http://127.0.0.1:\(port)"])
-        let json = try JSONParser.parse(run.stdout)
-        XCTAssertEqual(json["event"]?.stringValue, "initial")
-        guard SystemNetwork.currentPath().isSatisfied else { return }  // offline: the probe is skipped
-        XCTAssertEqual(run.code, 0, run.stdout + run.stderr)
-        XCTAssertEqual(json["api"]?["ok"]?.boolValue, true)
-        XCTAssertEqual(json["api"]?["port"]?.intValue, port)
-
-        let closed = await Shell.run(["status", "--format", "json"], environment: ["SHOPY_API_BASE": "http://127.0.0.1:1"])
-        XCTAssertEqual(closed.code, 69)
-        let refused = try JSONParser.parse(closed.stdout)
-        XCTAssertEqual(refused["status"]?.stringValue, "limited")
-        XCTAssertEqual(refused["api"]?["failure"]?.stringValue, "refused")
     }
 
     func testStatusUsageErrors() async {

@@ -1,10 +1,11 @@
-// Tests for Sources/ShopYKit/Launch and Commands/LinkTargets.swift: `shopy open` and
+// Tests for Sources/ShopYCore/Launch and Commands/LinkTargets.swift: `shopy open` and
 // `shopy copy` through a recording launcher (the exact argv, nothing launched), and the real
 // SystemLauncher on harmless programs.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Records what would run; `installed` names the programs "on PATH".
 final class RecordingLauncher: Launcher, @unchecked Sendable {

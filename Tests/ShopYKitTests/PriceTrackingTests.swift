@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// The price history's bounds, the alert state machine, the refresh query, `--exec`'s argv, and
 /// the `prices` suite in the store.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Which proxy a request uses (curl's variables and precedence), how it is named in messages,
 /// and how the transport's new failures read and exit.

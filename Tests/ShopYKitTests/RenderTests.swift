@@ -1,9 +1,10 @@
-// Tests for Sources/ShopYKit/Output/Renderers.swift: TSV, CSV, JSONL, the width-aware table and
+// Tests for Sources/ShopYCLI/Output/Renderers.swift: TSV, CSV, JSONL, the width-aware table and
 // the JSON schema of an item.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Removes ANSI CSI sequences (`ESC [ … final byte`).
 func stripANSI(_ text: String) -> String {

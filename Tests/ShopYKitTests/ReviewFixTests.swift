@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Behaviour settled after review: redirects, other 429 codes, base URL ports, page limits.
 final class ReviewFixTests: XCTestCase {

@@ -1,9 +1,10 @@
-// Tests for `shopy search` (Sources/ShopYKit/Commands/SearchCommand.swift) run in process on the
+// Tests for `shopy search` (Sources/ShopYCLI/Commands/SearchCommand.swift) run in process on the
 // offline catalog (no keys in the environment), and for Catalog.bold.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class SearchCommandTests: XCTestCase {
 

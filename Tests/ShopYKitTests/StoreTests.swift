@@ -1,4 +1,4 @@
-// Tests for the store (Sources/ShopYKit/Store): durable writes and permissions, the file lock,
+// Tests for the store (Sources/ShopYCore/Store): durable writes and permissions, the file lock,
 // the @Stored settings and their files, damaged files, the likes' raw codec, the history, and
 // how `like`/`unlike` read their arguments. In process, each test in its own temporary directory.
 
@@ -9,7 +9,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Timestamps from several threads, in the order they happened.
 private final class Events: @unchecked Sendable {

@@ -1,4 +1,4 @@
-// Tests for Sources/ShopYKit/Text: TitleCleaner, DisplayWidth, Sanitizer, Money.
+// Tests for Sources/ShopYCore/Text: TitleCleaner, DisplayWidth, Sanitizer, Money.
 //
 // TitleCleaner speed (testTitleCleanerThroughput, release build, this 2-core Linux machine,
 // `swift test -c release -Xswiftc -enable-testing --filter TextTests.testTitleCleanerThroughput`):
@@ -8,7 +8,8 @@
 // The test only prints these; it asserts nothing about speed, so it cannot fail on a slow CI.
 
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class TextTests: XCTestCase {
 
@@ -153,37 +154,6 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(TitleCleaner.clean(ampersands), ampersands)
         let long = String(repeating: "<b>방충망</b>&amp; ", count: 50_000)
         XCTAssertEqual(TitleCleaner.clean(long).utf8.count, 50_000 * "방충망& ".utf8.count - 1)
-    }
-
-    func testTitleCleanerThroughput() {
-        let tagged = [
-            "<b>방충망</b> 미세먼지 롤 창문 모기장 DIY 100cmx10cm 촘촘한 미세 방충망 셀프 시공",
-            "일체형 자석 <b>방충망</b> 현관 베란다 창문 안방 모기장 베이직 90X210 &amp; 설치 키트",
-            "P&amp;G 다우니 울트라 <b>섬유유연제</b> 에이프릴 프레쉬, 5.03L, 1개 대용량 리필 고농축",
-            "고농축 알칼리<b>세탁세제</b> 3L 4개 빨래 찌든때 수건 쉰내 냄새제거 실내건조 일반드럼용",
-            "원캠 스마트 무선 현관 <b>CCTV</b> 실시간 가정용 홈캠 홈 스마트폰 현관문 카메라 &quot;정품&quot;",
-            "리빙위키 현관 <b>방충망</b> 롤방충망 자동 현관문 출입문 방충문 모기장 일반형 셀프교체시공 무재단",
-        ]
-        let plain = tagged.map { TitleCleaner.clean($0) }
-        func rate(_ titles: [String], rounds: Int) -> Double {
-            var bytes = 0
-            let start = ContinuousClock.now
-            for _ in 0..<rounds {
-                for title in titles { bytes &+= TitleCleaner.clean(title).utf8.count }
-            }
-            let elapsed = ContinuousClock.now - start
-            XCTAssertGreaterThan(bytes, 0)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            return Double(rounds * titles.count) / seconds
-        }
-        #if DEBUG
-        let rounds = 5_000
-        #else
-        let rounds = 300_000
-        #endif
-        let taggedRate = rate(tagged, rounds: rounds)
-        let plainRate = rate(plain, rounds: rounds)
-        print("TitleCleaner throughput: tagged \(Int(taggedRate)) titles/s, clean \(Int(plainRate)) titles/s")
     }
 
     /// Random soup of the pieces the cleaner cares about, compared with `ReferenceTitleCleaner` (the

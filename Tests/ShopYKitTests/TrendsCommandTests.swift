@@ -2,7 +2,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 @testable import ShopYEmulator
 
 final class TrendsCommandTests: XCTestCase {

@@ -3,7 +3,8 @@
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 @testable import ShopYEmulator
 
 /// Passes requests on (to URLSession by default) and keeps a copy of each.

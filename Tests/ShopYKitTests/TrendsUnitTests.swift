@@ -1,9 +1,10 @@
-// Unit tests for Sources/ShopYKit/Trends: dates and periods, the category table and lookup,
+// Unit tests for Sources/ShopYCore/Trends: dates and periods, the category table and lookup,
 // request bodies, answer parsing (missing periods), the anchor plan and stitching, output.
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 final class TrendsUnitTests: XCTestCase {
     func date(_ text: String) -> CalendarDate { CalendarDate(text)! }

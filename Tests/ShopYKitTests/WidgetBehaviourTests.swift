@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Options, configuration, default set, the cap, policies with an injected clock, store
 /// changes, a damaged store. In process; background refreshes are off (SHOPY_WIDGET_BACKGROUND).

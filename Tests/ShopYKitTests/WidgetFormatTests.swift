@@ -1,5 +1,6 @@
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Every widget format parses as its protocol wants, small and medium, with hostile titles.
 final class WidgetFormatTests: XCTestCase {

@@ -1,10 +1,11 @@
-// Tests for Sources/ShopYKit/Model (Wire.swift, Product.swift) against recorded-style bodies of
+// Tests for Sources/ShopYCore/Model (Wire.swift, Product.swift) against recorded-style bodies of
 // the Naver Shopping search API in Fixtures/contract/, and for how NaverClient maps the
 // contract's error answers (through a stub transport, no network).
 
 import Foundation
 import XCTest
-@testable import ShopYKit
+@testable import ShopYCore
+@testable import ShopYCLI
 
 /// Fixture bodies of the contract (Fixtures/contract/*.json).
 enum ContractFixture {

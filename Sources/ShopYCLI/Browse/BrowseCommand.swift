@@ -1,0 +1,67 @@
+import Foundation
+import ShopYCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `shopy browse [QUERY…]`: the ShopY app, full screen.
+public struct BrowseCommand: Command {
+    public static let spec = CommandSpec(
+        name: "browse",
+        abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
+        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
+        arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
+        options: [
+            OptionSpec("sort", value: "order", help: "The first sort of Search: sim (default), date, asc or dsc; s changes it.",
+                       choices: SortOrder.allCases.map(\.rawValue)),
+            OptionSpec("size", value: "n", help: "Results a page, 1 to 100 (default 20)."),
+            CommonOptions.source,
+        ],
+        examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])
+
+    public var query: String?
+    public var sort: ShopYCore.SortOrder
+    public var size: Int
+    public var source: SourceKind?
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        let joined = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
+        query = joined.split(whereSeparator: { $0.isWhitespace }).isEmpty ? nil : joined
+        if let query { try QueryLimit.check(query, what: "the query") }
+        sort = try parsed.value("sort").map { v throws(UsageError) in
+            try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
+        } ?? .sim
+        size = try parsed.value("size").map { v throws(UsageError) in
+            try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay)
+        } ?? 20
+        source = try CommonOptions.source(parsed)
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        guard context.io.isProcessStdout, let modes = TerminalModes(input: 0, output: 1) else {
+            throw UsageError("browse needs a terminal", hint: "run it in a terminal, not with its input or output redirected")
+        }
+        // Notices and warnings would land on the screen: they are dropped; errors show in the status line.
+        var io = context.io
+        io.stderr = OutputSink()
+        let quiet = Context(io: io, transport: context.transport, store: context.store, network: context.network, catalog: context.catalog)
+        let terminal = BrowseTerminal(modes: modes, color: context.io.colorEnabled(terminal: true))
+        let services = try LiveBrowseServices(context: quiet, source: source, timeout: 10, terminalWrite: { [terminal] in terminal.writeRaw($0) })
+        services.withTerminalReleased = { [terminal] body in terminal.released(body) }
+        let initial = BrowseState(source: services.sourceKind, tab: query == nil ? .home : .search, query: query, sort: sort, size: size)
+        let status: Int32 = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: terminal.run(initial: initial, services: services)) }
+            thread.name = "shopy.browse"
+            thread.start()
+        }
+        guard status == 0 else {
+            // Stopped by SIGINT, SIGTERM or SIGHUP: the terminal is restored; the status says
+            // which signal, as the shell's 128 + n (ExitCode holds only shopy's own codes).
+            context.io.stdout.flush()
+            exit(status)
+        }
+        return .ok
+    }
+}

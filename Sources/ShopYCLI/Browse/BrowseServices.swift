@@ -1,0 +1,116 @@
+import Foundation
+import ShopYCore
+
+/// What browse needs of the rest of shopy: the seam between the pure MVI core and the product
+/// source, the likes store, the history, the openers and the path monitor. `LiveBrowseServices`
+/// calls the code the subcommands use; tests give a fake.
+public protocol BrowseServices: Sendable {
+    var sourceKind: SourceKind { get }
+    /// The saved popular sections, else the built-in ones for the source.
+    func popularKeywords() throws -> [String]
+    func search(_ request: SearchRequest) async throws -> SearchPage
+    /// Records a query in the history (when recording is on).
+    func recordQuery(_ query: String) throws
+    func likes() throws -> [Like]
+    /// Likes the product (a liked one stays as it is); returns its likedAt.
+    func like(_ product: Product) throws -> String
+    func unlike(_ productId: String) throws
+    func history() throws -> [HistoryEntry]
+    func removeHistory(_ query: String) throws
+    /// Opens or copies a checked link; what to say in the status line.
+    func open(_ link: String) -> StatusMessage
+    func copy(_ link: String) -> StatusMessage
+    /// Starts the path monitor; every reading goes to `onChange`. Returns the stop function.
+    func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void
+}
+
+/// Runs effects through the services and answers with intents. Store reads and writes run in
+/// order on one serial queue (a like then an unlike of the same item land in that order);
+/// searches run concurrently.
+public final class BrowseEffectRunner: @unchecked Sendable {
+    let services: any BrowseServices
+    let send: @Sendable (BrowseIntent) -> Void
+    private let storeQueue = DispatchQueue(label: "shopy.browse.store")
+    private let lock = NSLock()
+    private var stopPath: (@Sendable () -> Void)?
+
+    public init(services: any BrowseServices, send: @escaping @Sendable (BrowseIntent) -> Void) {
+        self.services = services
+        self.send = send
+    }
+
+    /// The words of `shopy: …` for an error, as `ShopY.report` writes them.
+    public static func failure(_ error: Error) -> BrowseFailure {
+        if let error = error as? ShopyError { return BrowseFailure(error.message) }
+        if error is CancellationError { return BrowseFailure("cancelled") }
+        return BrowseFailure("unexpected error: \(String(describing: error))")
+    }
+
+    static func result<T>(_ body: () throws -> T) -> Result<T, BrowseFailure> {
+        do { return .success(try body()) } catch { return .failure(failure(error)) }
+    }
+
+    public func run(_ effect: BrowseEffect) {
+        let services = self.services, send = self.send
+        switch effect {
+        case .monitorPath:
+            let stop = services.watchPath { send(.path($0)) }
+            lock.withLock { stopPath = stop }
+        case .searchPage(let generation, let request, let skip):
+            Task {
+                do {
+                    send(.page(generation: generation, skip: skip, .success(try await services.search(request))))
+                } catch {
+                    send(.page(generation: generation, skip: skip, .failure(Self.failure(error))))
+                }
+            }
+        case .loadHomeSection(let index, let keyword):
+            Task {
+                do {
+                    let page = try await services.search(SearchRequest(query: keyword, sort: .sim, start: 1, display: 10))
+                    send(.homeSection(index: index, keyword: keyword, .success(page)))
+                } catch {
+                    send(.homeSection(index: index, keyword: keyword, .failure(Self.failure(error))))
+                }
+            }
+        case .open(let link):
+            DispatchQueue.global().async { send(.linkDone(services.open(link))) }
+        case .copy(let link):
+            DispatchQueue.global().async { send(.linkDone(services.copy(link))) }
+        default:
+            storeQueue.async { send(Self.storeIntent(effect, services)) }
+        }
+    }
+
+    static func storeIntent(_ effect: BrowseEffect, _ services: any BrowseServices) -> BrowseIntent {
+        switch effect {
+        case .loadHomeKeywords: return .homeKeywords(result { try services.popularKeywords() })
+        case .recordQuery(let query):
+            if case .failure(let failure) = result({ try services.recordQuery(query) }) { return .queryRecorded(failure) }
+            return .queryRecorded(nil)
+        case .loadLikes: return .likesLoaded(result { try services.likes() })
+        case .like(let product):
+            switch result({ try services.like(product) }) {
+            case .success(let at): return .likeSaved(productId: product.productId, likedAt: at)
+            case .failure(let failure): return .likeFailed(productId: product.productId, failure)
+            }
+        case .unlike(let id):
+            switch result({ try services.unlike(id) }) {
+            case .success: return .likeSaved(productId: id, likedAt: nil)
+            case .failure(let failure): return .likeFailed(productId: id, failure)
+            }
+        case .loadHistory: return .historyLoaded(result { try services.history() })
+        case .removeHistory(let query):
+            if case .failure(let failure) = result({ try services.removeHistory(query) }) { return .historyRemoved(query: query, failure) }
+            return .historyRemoved(query: query, nil)
+        default:
+            return .linkDone(StatusMessage("internal: \(effect) is not a store effect", isError: true))
+        }
+    }
+
+    /// Stops the path monitor and waits for store writes already queued.
+    public func stop() {
+        lock.withLock { stopPath }?()
+        storeQueue.sync {}
+    }
+}

@@ -1,0 +1,228 @@
+import ShopYCore
+/// A small hand-written command-line parser: subcommands, `--opt value` and `--opt=value`,
+/// `--` to end options, `-h`/`--help` everywhere, did-you-mean for near misses.
+
+/// One option of a command.
+public struct OptionSpec: Sendable {
+    /// Long name without the dashes (`sort` for `--sort`).
+    public var name: String
+    public var short: Character?
+    /// The placeholder of the value (`order` for `--sort <order>`); nil for a flag.
+    public var valueName: String?
+    public var help: String
+    public var repeatable: Bool
+    /// For did-you-mean on values and for the help text.
+    public var choices: [String]
+
+    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false,
+                choices: [String] = []) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.help = help
+        self.repeatable = repeatable
+        self.choices = choices
+    }
+
+    public var isFlag: Bool { valueName == nil }
+
+    var displayName: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(name)"
+        if let valueName { text += " <\(valueName)>" }
+        return text
+    }
+}
+
+/// One positional argument.
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    public var variadic: Bool
+    public var optional: Bool
+
+    public init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.variadic = variadic
+        self.optional = optional
+    }
+
+    var displayName: String {
+        let core = "<\(name)>" + (variadic ? "..." : "")
+        return optional ? "[\(core)]" : core
+    }
+}
+
+/// Everything the parser and the help text need to know about a command.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var discussion: String?
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    public var examples: [String]
+    public var subcommands: [CommandSpec]
+
+    public init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
+                options: [OptionSpec] = [], examples: [String] = [], subcommands: [CommandSpec] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options + CommandSpec.commonOptions
+        self.examples = examples
+        self.subcommands = subcommands
+    }
+
+    /// Options every command takes.
+    public static let commonOptions: [OptionSpec] = [
+        OptionSpec("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown."),
+        OptionSpec("help", short: "h", help: "Show help information."),
+        OptionSpec("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print."),
+        OptionSpec("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
+                   choices: ColorMode.allCases.map(\.rawValue)),
+    ]
+
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+    func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+}
+
+/// What the parser found.
+public struct ParsedArguments: Sendable, Equatable {
+    public var positionals: [String] = []
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+
+    public init() {}
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+    public var wantsHelp: Bool { flags.contains("help") }
+    public var verbose: Bool { flags.contains("verbose") }
+}
+
+public enum ArgumentParser {
+    /// Parses the arguments after the command name.
+    public static func parse(_ arguments: [String], for spec: CommandSpec, commandPath: String) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let option: OptionSpec
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                var name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                guard let found = spec.option(named: name) else {
+                    throw unknownOption("--\(name)", spec: spec, commandPath: commandPath)
+                }
+                option = found
+            } else {
+                // -h, -v, or a short option with its value attached (-s5) or following.
+                let letters = Array(argument.dropFirst())
+                guard let first = letters.first, let found = spec.option(short: first) else {
+                    if Int(argument) != nil {
+                        throw UsageError("unexpected '\(argument)'", hint: "put -- before arguments that start with '-'")
+                    }
+                    throw unknownOption(argument, spec: spec, commandPath: commandPath)
+                }
+                option = found
+                if letters.count > 1 {
+                    if found.isFlag {
+                        throw UsageError("unknown option '\(argument)'", hint: "give short options one at a time; see 'shopy help \(commandPath)'")
+                    }
+                    inlineValue = String(letters.dropFirst())
+                }
+            }
+            if option.isFlag {
+                if inlineValue != nil { throw UsageError("option '--\(option.name)' takes no value") }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                let choices = option.choices.isEmpty ? "" : " (\(option.choices.joined(separator: ", ")))"
+                throw UsageError("option '--\(option.name)' needs a value\(choices)", hint: "see 'shopy help \(commandPath)'")
+            }
+            if parsed.values[option.name] != nil && !option.repeatable {
+                throw UsageError("option '--\(option.name)' is given more than once")
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        return parsed
+    }
+
+    static func unknownOption(_ text: String, spec: CommandSpec, commandPath: String) -> UsageError {
+        let candidates = spec.options.map { "--\($0.name)" }
+        if let suggestion = Suggest.closest(to: text, among: candidates) {
+            return UsageError("unknown option '\(text)' for 'shopy \(commandPath)'", hint: "did you mean '\(suggestion)'?")
+        }
+        return UsageError("unknown option '\(text)' for 'shopy \(commandPath)'", hint: "see 'shopy help \(commandPath)'")
+    }
+
+    /// Checks a value against a closed set, with did-you-mean.
+    public static func choice<T: RawRepresentable>(_ value: String, option: String, as type: T.Type, allowed: [T]) throws(UsageError) -> T where T.RawValue == String {
+        if let found = allowed.first(where: { $0.rawValue == value.lowercased() }) { return found }
+        let names = allowed.map(\.rawValue)
+        let hint = Suggest.closest(to: value, among: names).map { "did you mean '\($0)'?" }
+        throw UsageError("invalid --\(option) '\(value)'; valid values: \(names.joined(separator: ", "))", hint: hint)
+    }
+
+    /// A plain decimal number in `range`: digits with at most one point (`2`, `0.5`, `.5`, `10.`).
+    /// No sign, exponent, hexadecimal (`0x10`), `inf` or `nan`, which `Double(String)` would take.
+    /// With `aboveLowerBound` the lower bound itself is refused (`--timeout 0`).
+    public static func decimal(_ value: String, option: String, in range: ClosedRange<Double>, unit: String,
+                               aboveLowerBound: Bool = false) throws(UsageError) -> Double {
+        let text = value.trimmingASCIIWhitespace()
+        let span = aboveLowerBound ? "more than \(format(range.lowerBound)) and at most \(format(range.upperBound))"
+                                   : "from \(format(range.lowerBound)) to \(format(range.upperBound))"
+        let expected = "expected \(unit) as a decimal number \(span)"
+        var digits = 0, points = 0
+        for byte in text.utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { digits = -1; break }
+        }
+        guard digits > 0, points <= 1, text.utf8.count <= 32, let number = Double(text), number.isFinite else {
+            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': \(expected)")
+        }
+        guard range.contains(number), !(aboveLowerBound && number == range.lowerBound) else {
+            throw UsageError("invalid --\(option) \(text): \(expected)")
+        }
+        return number
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// A whole number in `range`.
+    public static func integer(_ value: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let number = Int(value.trimmingASCIIWhitespace()) else {
+            throw UsageError("invalid --\(option) '\(value)': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        guard range.contains(number) else {
+            throw UsageError("invalid --\(option) \(number): must be from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,46 @@
+import ShopYCore
+/// The command line was wrong. Nothing was sent or written.
+public struct UsageError: ShopyError, Equatable {
+    public var message: String
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+}
+
+/// The one place where errors become exit codes.
+extension ExitCode {
+    public init(for error: Error) {
+        switch error {
+        case is UsageError:
+            self = .usage
+        case is CopyError:
+            self = .unavailable
+        case let error as SourceError:
+            switch error {
+            case .missingKeys, .authentication: self = .authentication
+            case .retired, .unreachable, .serverError, .networkingUnavailable: self = .unavailable
+            case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline: self = .temporary
+            case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError
+            case .rejected, .invalidBaseURL, .redirected: self = .failure
+            }
+        case let error as StoreError:
+            switch error {
+            case .damaged, .newerSchema, .invalidImport: self = .dataError
+            case .io, .unsafeFile: self = .ioError
+            case .notFound: self = .failure
+            }
+        case let error as DataLabError:
+            self = error.exitCode
+        case let error as NetworkError:
+            switch error {
+            case .offline: self = .unavailable
+            case .unsupported: self = .failure
+            }
+        default:
+            self = .failure
+        }
+    }
+}

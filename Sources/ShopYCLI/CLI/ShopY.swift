@@ -1,0 +1,168 @@
+import Foundation
+import ShopYCore
+
+/// One subcommand: validated options in (`init`), work and output out (`run`).
+public protocol Command: Sendable {
+    static var spec: CommandSpec { get }
+    /// Commands under this one (`likes export`); their names come first after the parent's.
+    static var subcommands: [any Command.Type] { get }
+    init(_ parsed: ParsedArguments) throws(UsageError)
+    func run(_ context: Context) async throws -> ExitCode
+}
+
+extension Command {
+    public static var subcommands: [any Command.Type] { [] }
+
+    /// The spec with its subcommands listed, for help.
+    static var fullSpec: CommandSpec {
+        var spec = self.spec
+        spec.subcommands = subcommands.map { $0.spec }
+        return spec
+    }
+}
+
+/// The command line as a library call, so that tests run it in process.
+public enum ShopY {
+    public static let version = ShopYVersion.current
+
+    /// Every command, in the order help lists them.
+    public static let commands: [any Command.Type] = [
+        SearchCommand.self,
+        PopularCommand.self,
+        RankCommand.self,
+        LikeCommand.self,
+        UnlikeCommand.self,
+        LikesCommand.self,
+        HistoryCommand.self,
+        DoctorCommand.self,
+        StatusCommand.self,
+        TrendsCommand.self,
+        ConfigCommand.self,
+        OpenCommand.self,
+        CopyCommand.self,
+        CompletionsCommand.self,
+        BrowseCommand.self,
+        WidgetCommand.self,
+        CatalogCommand.self,
+    ]
+
+    /// Parses `arguments` (without the program name), runs the command, reports errors, and
+    /// returns the exit code. Output goes through `io`; nothing is printed after it returns.
+    /// `transport` nil means URLSession, created only when a command needs the network.
+    /// `network` nil means the machine's (`SystemNetworkProvider`); tests hand in fakes.
+    public static func main(_ arguments: [String], io: IO, transport: (any HTTPTransport)? = nil,
+                            network: (any NetworkProvider)? = nil) async -> Int32 {
+        var code = await run(arguments, io: io, transport: transport, network: network ?? SystemNetworkProvider())
+        io.stdout.flush()
+        if let errno = io.stdout.writeError {
+            code = report(StoreError.io(path: "standard output", operation: "write to", errno: errno), io: io)
+        }
+        io.stderr.flush()
+        return code.rawValue
+    }
+
+    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?, network: any NetworkProvider) async -> ExitCode {
+        // The one store of this run (constructing it touches no file).
+        let store = SettingsStore(environment: io.environment)
+        let specs = commands.map { $0.fullSpec }
+        guard let first = arguments.first else {
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        }
+        switch first {
+        case "-h", "--help":
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        case "--version", "-V":
+            io.stdout.line("shopy \(version)")
+            return .ok
+        case "help":
+            return help(Array(arguments.dropFirst()), io: io)
+        case "__complete":
+            return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io, store: store)
+        default:
+            break
+        }
+        guard var type = commands.first(where: { $0.spec.name == first }) else {
+            let error: UsageError
+            if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
+                error = UsageError("unknown option '\(Sanitizer.clean(first))'", hint: "did you mean '\(near)'?")
+            } else if first.hasPrefix("-") {
+                error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
+            } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
+                error = UsageError("unknown command '\(first)'", hint: "did you mean '\(near)'?")
+            } else {
+                error = UsageError("unknown command '\(first)'", hint: "see 'shopy --help' for the commands")
+            }
+            return report(error, io: io)
+        }
+        var rest = Array(arguments.dropFirst())
+        var path = type.spec.name
+        if let name = rest.first, let sub = type.subcommands.first(where: { $0.spec.name == name }) {
+            type = sub
+            path += " " + name
+            rest.removeFirst()
+        }
+        let spec = type.fullSpec
+        do {
+            var parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
+            if parsed.wantsHelp {
+                io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
+                return .ok
+            }
+            var io = io
+            let config = try ConfigDefaults.resolve(io: io, store: store, path: path)
+            config.apply(to: &parsed, spec: spec, path: path)
+            io.colorMode = try config.colorMode(parsed)
+            io.quiet = parsed.flag("quiet")
+            let command = try type.init(parsed)
+            let context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
+            return try await command.run(context)
+        } catch {
+            return report(error, io: io)
+        }
+    }
+
+    static func help(_ arguments: [String], io: IO) -> ExitCode {
+        let specs = commands.map { $0.fullSpec }
+        guard let name = arguments.first else {
+            io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
+            return .ok
+        }
+        if name == "--man" {
+            guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
+            io.stdout.write(ManPage.render(commands: specs, version: version))
+            return .ok
+        }
+        guard let spec = specs.first(where: { $0.name == name }) else {
+            let hint = Suggest.closest(to: name, among: specs.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'shopy --help' for the commands"
+            return report(UsageError("no help for unknown command '\(name)'", hint: hint), io: io)
+        }
+        if arguments.count > 1, let sub = spec.subcommands.first(where: { $0.name == arguments[1] }) {
+            io.stdout.write(Help.text(for: sub, path: "\(spec.name) \(sub.name)", width: io.columns))
+            return .ok
+        }
+        io.stdout.write(Help.text(for: spec, path: spec.name, width: io.columns))
+        return .ok
+    }
+
+    /// `shopy: message` and at most one `hint:` line on stderr; the exit code for the error.
+    @discardableResult
+    public static func report(_ error: Error, io: IO) -> ExitCode {
+        let code = ExitCode(for: error)
+        let message: String
+        var hint: String?
+        if let error = error as? ShopyError {
+            message = error.message
+            hint = error.hint
+        } else if error is CancellationError {
+            message = "cancelled"
+        } else {
+            message = "unexpected error: \(String(describing: error))"
+        }
+        let prefix = io.stderrUsesColor ? Style.red.apply("shopy:", enabled: true) : "shopy:"
+        io.stderr.line("\(prefix) \(Sanitizer.clean(message))")
+        if let hint { io.stderr.line("hint: \(Sanitizer.clean(hint))") }
+        return code
+    }
+}

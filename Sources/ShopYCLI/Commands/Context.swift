@@ -1,0 +1,105 @@
+import ShopYCore
+/// The composition root: everything a running command may touch, made once by `ShopY.run`
+/// (tests replace any part). Nothing else constructs a store, reads the system's network or
+/// probes the API: commands reach them through here.
+public struct Context: Sendable {
+    /// stdout, stderr, stdin, the environment, the clock, the terminal, the launcher.
+    public var io: IO
+    public var trace: Tracer
+    /// The store under SHOPY_HOME (likes, history, the last listing, preferences).
+    public var store: SettingsStore
+    /// The path, snapshot, monitor and API probe.
+    public var network: any NetworkProvider
+    /// The HTTP transport for the Naver source (tests may replace it); nil: the system's
+    /// (`SystemTransport.shared`: libcurl on Linux, loaded at the first request).
+    public var transport: (any HTTPTransport)?
+    /// The catalog behind `--source catalog` (tests may replace it).
+    public var catalog: @Sendable () -> Catalog
+
+    /// Whether `catalog` is the default (the embedded items plus the local catalog in SHOPY_HOME).
+    let usesLocalCatalog: Bool
+
+    public init(io: IO, verbose: Bool = false, transport: (any HTTPTransport)? = nil,
+                store: SettingsStore, network: any NetworkProvider = SystemNetworkProvider(),
+                catalog: (@Sendable () -> Catalog)? = nil) {
+        self.io = io
+        self.trace = verbose ? Tracer(io.stderr) : .off
+        self.store = store
+        self.network = network
+        self.transport = transport
+        let environment = io.environment
+        self.catalog = catalog ?? { (try? Catalog.current(environment: environment)) ?? Catalog.embedded }
+        self.usesLocalCatalog = catalog == nil
+    }
+
+    /// The source a command should use: `--source` when given, else Naver when both keys are
+    /// set, else the catalog. `--source naver` without keys fails before anything is sent.
+    public func source(_ requested: SourceKind?, timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> any ProductSource {
+        let credentials = NaverCredentials.from(environment: io.environment)
+        let kind = requested ?? (credentials == nil ? .catalog : .naver)
+        switch kind {
+        case .catalog:
+            if requested == nil {
+                let text = CatalogSource.notice(environment: io.environment)
+                // On a terminal, wrapped to its width; in a pipe or a log, one line.
+                io.notice(io.stderrIsTerminal ? Help.wrap(text, width: io.columns, indent: 0, hanging: 7).joined(separator: "\n") : text)
+            }
+            return CatalogSource(catalog: usesLocalCatalog ? try Catalog.current(environment: io.environment) : catalog())
+        case .naver:
+            guard let credentials else { throw SourceError.missingKeys }
+            let base = try RequestBuilder.base(from: io.environment)
+            // On a dead network, fail at once with "offline" instead of after the whole
+            // --timeout: one reading of the interfaces and routes (no monitor, no netlink). A
+            // loopback API (the emulator, a local proxy) needs no route, so it skips the check.
+            let target = ProbeTarget(base: base)
+            if !target.isLoopback {
+                let path = network.currentPath()
+                trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
+                guard path.isSatisfied else {
+                    throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
+                }
+            }
+            trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
+            let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
+                                     beforeRequest: beforeRequest)
+            var source = NaverSource(client: client, timeout: timeout)
+            source.record = CatalogRecording.recorder(self)
+            return source
+        }
+    }
+}
+
+/// Options shared by the commands that search.
+public enum CommonOptions {
+    public static let format = OptionSpec("format", value: "format", help: "Output: table (default on a terminal), tsv (default otherwise), csv, json or jsonl.",
+                                          choices: OutputFormat.allCases.map(\.rawValue))
+    public static let json = OptionSpec("json", help: "Same as --format json.")
+    public static let source = OptionSpec("source", value: "source", help: "naver or catalog. Default: naver when NAVER_CLIENT_ID and NAVER_CLIENT_SECRET are set, else the offline catalog.",
+                                          choices: SourceKind.allCases.map(\.rawValue))
+    public static let timeout = OptionSpec("timeout", value: "seconds", help: "Give up after this many seconds in all, retries included (default 10).")
+    /// For commands that send several requests (rank, popular): the deadline is each request's.
+    public static let requestTimeout = OptionSpec("timeout", value: "seconds", help: "Give up a request after this many seconds, retries included, counted from when the rate limiter lets it go (default 10).")
+
+    /// `--format` / `--json`, or nil for the default.
+    public static func format(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat? {
+        let named = try parsed.value("format").map { value throws(UsageError) in
+            try ArgumentParser.choice(value, option: "format", as: OutputFormat.self, allowed: OutputFormat.allCases)
+        }
+        if parsed.flag("json") {
+            if let named, named != .json { throw UsageError("--json and --format \(named.rawValue) disagree; give one of them") }
+            return .json
+        }
+        return named
+    }
+
+    public static func source(_ parsed: ParsedArguments) throws(UsageError) -> SourceKind? {
+        try parsed.value("source").map { value throws(UsageError) in
+            try ArgumentParser.choice(value, option: "source", as: SourceKind.self, allowed: SourceKind.allCases)
+        }
+    }
+
+    public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double {
+        guard let text = parsed.value("timeout") else { return 10 }
+        return try ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ShopYCore
+
+/// `shopy likes alert ROW|ID --below PRICE | --drop PERCENT | --off`
+public struct LikesAlertCommand: Command {
+    public static let spec = CommandSpec(
+        name: "alert",
+        abstract: "Set or remove the price alert of a like.",
+        discussion: "--below fires when a refresh sees the price at or below PRICE; --drop when it is PERCENT or more under the liked price. An alert fires once per crossing: again only after a refresh has seen the price back above its line. 'shopy likes refresh' lists the alerts that fired.",
+        arguments: [ArgumentSpec("target", help: "A row of the last listing or the productId of a like.")],
+        options: [
+            OptionSpec("id", help: "Take the argument as a productId."),
+            OptionSpec("below", value: "price", help: "Alert at or below this price (won, more than 0)."),
+            OptionSpec("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%)."),
+            OptionSpec("off", help: "Remove the alert."),
+        ],
+        examples: ["shopy likes alert 88159546540 --below 12000", "shopy likes alert 3 --drop 10", "shopy likes alert 88159546540 --off"])
+
+    public enum Change: Equatable, Sendable {
+        case set(PriceAlert.Rule)
+        case off
+    }
+
+    public var target: LikeTarget
+    public var change: Change
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count == 1 else {
+            throw UsageError("likes alert needs one ROW or ID", hint: "e.g. shopy likes alert 88159546540 --drop 10")
+        }
+        target = try LikeTarget.parse(parsed.positionals[0], forceID: parsed.flag("id"))
+        let given = [parsed.value("below") != nil, parsed.value("drop") != nil, parsed.flag("off")].filter { $0 }.count
+        guard given == 1 else { throw UsageError("give one of --below PRICE, --drop PERCENT or --off") }
+        if let text = parsed.value("below") {
+            change = .set(.below(try ArgumentParser.integer(Self.digits(text), option: "below", in: 1...Int(Int32.max))))
+        } else if let text = parsed.value("drop") {
+            change = .set(.drop(percent: try ArgumentParser.integer(Self.digits(text, percent: true), option: "drop", in: 1...99)))
+        } else {
+            change = .off
+        }
+    }
+
+    /// `12,000`, `12000원` and `10%` are read as typed by people; anything else is left as is
+    /// for the integer check to refuse.
+    static func digits(_ text: String, percent: Bool = false) -> String {
+        var t = text.trimmingASCIIWhitespace()
+        if percent, t.hasSuffix("%") { t.removeLast() }
+        if !percent, t.hasSuffix("원") { t.removeLast() }
+        return t.replacingOccurrences(of: ",", with: "")
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let store = LikeSupport.store(context)
+        let line: TerminalText = try store.update([.prices]) { settings in
+            guard let like = try LikeSelection.resolve([target], likes: settings.likes, listing: settings.lastListing).first else {
+                throw UsageError("'\(Sanitizer.clean(target.text))' is not liked")
+            }
+            let id = like.product.productId
+            var book = settings.prices
+            var record = book[id] ?? PriceRecord()
+            let line: TerminalText
+            switch change {
+            case .off:
+                guard record.alert != nil else { return "no alert on \(id) · \(like.product.title)" }
+                record.alert = nil
+                line = "alert removed: \(id) · \(like.product.title)"
+            case .set(let rule):
+                if case .drop = rule, like.likedPrice == nil {
+                    throw UsageError("\(Sanitizer.clean(id)) has no liked price to drop from", hint: "use --below PRICE")
+                }
+                let alert = PriceAlert(rule: rule)
+                record.alert = alert
+                let at = alert.line(likedPrice: like.likedPrice).map { " (at or below \(Money.won($0)))" } ?? ""
+                line = "alert set: \(id) \(alert.description)\(at) · \(like.product.title)"
+            }
+            book[id] = record
+            settings.prices = book
+            return line
+        }
+        context.io.stdout.line(line.truncated(toWidth: context.io.columns))
+        return .ok
+    }
+}
+
+/// `shopy likes alerts`
+public struct LikesAlertsCommand: Command {
+    public static let spec = CommandSpec(
+        name: "alerts",
+        abstract: "List the price alerts of likes.",
+        options: [CommonOptions.format, CommonOptions.json],
+        examples: ["shopy likes alerts", "shopy likes alerts --json"])
+
+    public var format: OutputFormat?
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.isEmpty else { throw UsageError("likes alerts takes no arguments") }
+        format = try CommonOptions.format(parsed)
+    }
+
+    public func run(_ context: Context) async throws -> ExitCode {
+        let store = LikeSupport.store(context)
+        let rows: [(Like, PriceRecord, PriceAlert)] = try store.read { settings in
+            let book = settings.prices
+            return try settings.allLikes().compactMap { like in
+                guard let record = book[like.product.productId], let alert = record.alert else { return nil }
+                return (like, record, alert)
+            }
+        }
+        let io = context.io
+        switch format.resolved(for: io) {
+        case .json, .jsonl:
+            let items: [JSONValue] = rows.map { like, record, alert in
+                var o = JSONObject()
+                o.appendUnchecked("productId", .string(like.product.productId))
+                o.appendUnchecked("title", .string(like.product.title))
+                o.appendUnchecked("alert", .string(alert.description))
+                switch alert.rule {
+                case .below(let price): o.appendUnchecked("below", .int(price))
+                case .drop(let percent): o.appendUnchecked("drop", .int(percent))
+                }
+                o.appendUnchecked("line", .int(orNull: alert.line(likedPrice: like.likedPrice)))
+                o.appendUnchecked("likedPrice", .int(orNull: like.likedPrice))
+                o.appendUnchecked("price", .int(orNull: record.latest ?? like.product.price))
+                o.appendUnchecked("armed", .bool(alert.armed))
+                o.appendUnchecked("firedAt", .string(orNull: alert.firedAt))
+                return .object(o)
+            }
+            var o = JSONObject()
+            o.appendUnchecked("count", .int(items.count))
+            o.appendUnchecked("alerts", .array(items))
+            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
+        case .table, .tsv, .csv:
+            if rows.isEmpty {
+                io.stdout.line("no alerts: 'shopy likes alert ID --below PRICE' or '--drop PERCENT' sets one")
+                return .ok
+            }
+            for (like, record, alert) in rows {
+                let state = alert.armed ? "armed" : "fired " + (alert.firedAt ?? "")
+                let line: TerminalText = "\(like.product.productId) \(alert.description) · now \(Money.won(record.latest ?? like.product.price)) · \(state) · \(like.product.title)"
+                io.stdout.line(line.truncated(toWidth: io.columns))
+            }
+        }
+        return .ok
+    }
+}

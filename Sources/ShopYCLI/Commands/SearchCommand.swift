@@ -1,0 +1,128 @@
+import ShopYCore
+/// `shopy search <query…>`: one page of results.
+public struct SearchCommand: ResultCommand {
+    public static let spec = CommandSpec(
+        name: "search",
+        abstract: "Search products, one page at a time.",
+        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099.",
+        arguments: [ArgumentSpec("query", help: "The words to search for. Every word must match.", variadic: true)],
+        options: [
+            OptionSpec("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
+                       choices: SortOrder.allCases.map(\.rawValue)),
+            OptionSpec("page", value: "n", help: "Page number, from 1 (default 1)."),
+            OptionSpec("size", value: "n", help: "Results a page, 1 to 100 (default 20)."),
+            OptionSpec("naverpay", help: "Only items payable with Naver Pay."),
+            OptionSpec("exclude", value: "kinds", help: "Leave out used, rental and/or cbshop (cross-border) items, comma-separated."),
+            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
+        ],
+        examples: [
+            "shopy search 방충망",
+            "shopy search 방충망 --sort asc --size 5",
+            "shopy search 고양이 --page 2 --format json",
+            "shopy search 세제 --exclude used,rental --naverpay",
+        ])
+
+    public var query: String
+    public var sort: SortOrder
+    public var page: Int
+    public var size: Int
+    public var naverPay: Bool
+    public var exclude: Set<ExcludeKind>
+    public var format: OutputFormat?
+    public var source: SourceKind?
+    public var timeout: Double
+
+    public var start: Int { (page - 1) * size + 1 }
+
+    public var request: SearchRequest {
+        SearchRequest(query: query, sort: sort, start: start, display: size, naverPayOnly: naverPay, exclude: exclude)
+    }
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        query = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
+        if query.split(whereSeparator: { $0.isWhitespace }).isEmpty {
+            throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
+        }
+        try QueryLimit.check(query, what: "the query")
+        sort = try parsed.value("sort").map { v throws(UsageError) in
+            try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
+        } ?? .sim
+        size = try parsed.value("size").map { v throws(UsageError) in
+            try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay)
+        } ?? 20
+        page = try parsed.value("page").map { v throws(UsageError) in
+            guard let number = Int(v.trimmingASCIIWhitespace()), number >= 1 else {
+                throw UsageError("invalid --page '\(v)': expected a whole number from 1")
+            }
+            return number
+        } ?? 1
+        naverPay = parsed.flag("naverpay")
+        exclude = try SearchCommand.parseExclude(parsed.all("exclude"))
+        format = try CommonOptions.format(parsed)
+        source = try CommonOptions.source(parsed)
+        timeout = try CommonOptions.timeout(parsed)
+        if page > SearchRequest.maxStart || start > SearchRequest.maxStart {
+            let lastPage = (SearchRequest.maxStart - 1) / size + 1
+            // (page − 1) · size is computed only where it cannot overflow.
+            let where_ = page > SearchRequest.maxStart ? "" : " at result \(Money.grouped(start)),"
+            throw UsageError("page \(page) at size \(size) starts\(where_) past the API's limit of \(Money.grouped(SearchRequest.maxStart))",
+                             hint: "the last reachable page at size \(size) is \(lastPage)")
+        }
+    }
+
+    static func parseExclude(_ values: [String]) throws(UsageError) -> Set<ExcludeKind> {
+        var kinds = Set<ExcludeKind>()
+        for value in values {
+            // `--exclude ''` (an unset variable, say) is a mistake, not a request to exclude nothing.
+            if value.split(whereSeparator: { $0 == "," || $0 == ":" || $0 == " " }).isEmpty {
+                throw UsageError("--exclude is empty", hint: "give used, rental and/or cbshop, comma-separated")
+            }
+            for part in value.split(whereSeparator: { $0 == "," || $0 == ":" }) {
+                let word = String(part).trimmingASCIIWhitespace()
+                if word.isEmpty { continue }
+                kinds.insert(try ArgumentParser.choice(word, option: "exclude", as: ExcludeKind.self, allowed: ExcludeKind.allCases))
+            }
+        }
+        return kinds
+    }
+
+    /// Fetches the page, marks the liked items, and remembers the rows and the query.
+    public func execute(_ context: Context) async throws -> Listing {
+        let source = try context.source(self.source, timeout: timeout)
+        let page = try await source.search(request)
+        let memory = ListingMemory(context: context)
+        let listing = Listing(page: page, liked: memory.likedIDs(among: page.items.map(\.productId)))
+        var description = "search \(query)"
+        if self.page > 1 || sort != .sim { description += " (page \(self.page), sort \(sort.rawValue))" }
+        memory.remember(description, rows: listing.items.map { LastListing.Row(row: String($0.rank), product: $0.product) },
+                        query: query)
+        return listing
+    }
+
+    public var presenter: SearchPresenter { SearchPresenter(format: format, page: page, size: size) }
+
+    /// The page with rank numbers.
+    public struct Listing: Sendable {
+        public var page: SearchPage
+        public var items: [ListedItem]
+
+        public init(page: SearchPage, liked: Set<String>? = nil) {
+            self.page = page
+            self.items = page.items.enumerated().map { i, product in
+                ListedItem(rank: page.rank(of: i), product: product, liked: liked.map { $0.contains(product.productId) })
+            }
+        }
+
+        public var json: JSONValue {
+            var o = JSONObject()
+            o.appendUnchecked("query", .string(page.query))
+            o.appendUnchecked("sort", .string(page.sort.rawValue))
+            o.appendUnchecked("source", .string(page.source.rawValue))
+            o.appendUnchecked("total", .int(page.total))
+            o.appendUnchecked("start", .int(page.start))
+            o.appendUnchecked("display", .int(page.display))
+            o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
+            return .object(o)
+        }
+    }
+}

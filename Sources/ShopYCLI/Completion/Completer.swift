@@ -1,0 +1,221 @@
+import ShopYCore
+/// What `shopy __complete SHELL -- WORD…` answers: the candidates for the last word of a
+/// command line, from the command declarations (commands, subcommands, options, choices) and
+/// from the store (rows of the last listing, liked ids, history, saved sections, config keys).
+/// The shell scripts of `shopy completions` call it on every Tab.
+public struct Completer {
+    public enum Shell: String, CaseIterable, Sendable {
+        case bash, zsh, fish
+    }
+
+    public struct Candidate: Equatable, Sendable {
+        public var value: String
+        public var description: String
+    }
+
+    /// What a shell does with the answer.
+    public enum Answer: Equatable, Sendable {
+        case candidates([Candidate])
+        /// Complete file names (likes export/import).
+        case files
+    }
+
+    /// The line a script prints instead of candidates when files should complete.
+    public static let filesDirective = "__shopy_files__"
+
+    let commands: [CommandSpec]
+    let store: SettingsStore?
+
+    public init(commands: [CommandSpec], store: SettingsStore?) {
+        self.commands = commands
+        self.store = store
+    }
+
+    /// `words`: the words after `shopy`, the last one the word being completed (maybe empty).
+    public func complete(_ words: [String]) -> Answer {
+        let words = words.isEmpty ? [""] : words
+        let current = words[words.count - 1]
+        let before = Array(words.dropLast())
+        guard let name = before.first else {
+            if current.hasPrefix("-") { return filtered([("--help", "Show help information."), ("--version", "Show the version.")], current) }
+            return filtered(commands.map { ($0.name, $0.abstract) } + [("help", "Show help for shopy or one command.")], current)
+        }
+        if name == "help" {
+            guard before.count <= 2 else { return .candidates([]) }
+            if before.count == 1 && current.hasPrefix("-") { return filtered([("--man", "Write the manual page shopy(1) as roff.")], current) }
+            if before.count == 2, let spec = commands.first(where: { $0.name == before[1] }) {
+                return filtered(spec.subcommands.map { ($0.name, $0.abstract) }, current)
+            }
+            return before.count == 1 ? filtered(commands.map { ($0.name, $0.abstract) }, current) : .candidates([])
+        }
+        guard var spec = commands.first(where: { $0.name == name }) else { return .candidates([]) }
+        var path = name
+        var rest = Array(before.dropFirst())
+        if let sub = rest.first.flatMap({ word in spec.subcommands.first { $0.name == word } }) {
+            spec = sub
+            path += " " + sub.name
+            rest.removeFirst()
+        }
+        // The value of an option: `--sort <Tab>`, `-s <Tab>` or `--sort=<Tab>`.
+        if current.hasPrefix("--"), let equals = current.firstIndex(of: "=") {
+            let optionName = String(current[current.index(current.startIndex, offsetBy: 2)..<equals])
+            guard let option = spec.option(named: optionName) else { return .candidates([]) }
+            let prefix = String(current[...equals])
+            return prefixed(values(for: option, path: path, words: rest), prefix: prefix, current: String(current[current.index(after: equals)...]))
+        }
+        if let last = rest.last, let option = Self.option(last, in: spec), !option.isFlag {
+            return filtered(values(for: option, path: path, words: rest), current)
+        }
+        if current.hasPrefix("-") {
+            let options = spec.options.filter { option in option.repeatable || !rest.contains("--" + option.name) }.map { ("--" + $0.name, $0.help) }
+            return filtered(options, current)
+        }
+        let positionals = Self.positionals(rest, spec: spec)
+        var found: [(String, String)] = []
+        if path == name && !spec.subcommands.isEmpty && positionals.isEmpty {
+            found = spec.subcommands.map { ($0.name, $0.abstract) }
+        }
+        switch path {
+        case "search", "rank":
+            found += history()
+        case "like":
+            // Liking by id takes the last listing's (or the catalog's) products.
+            found += rest.contains("--id") ? listingIDs() : rows()
+        case "open", "copy":
+            found += rest.contains("--id") ? likedIDs() : rows()
+            if path == "copy" && !positionals.isEmpty { found = [] }
+        case "unlike":
+            found += rest.contains("--id") ? likedIDs() : rows() + likedIDs()
+        case "config get", "config unset":
+            if positionals.isEmpty { found += ConfigKey.all.map { ($0.name, $0.help) } }
+        case "config set":
+            if positionals.isEmpty {
+                found += ConfigKey.all.map { ($0.name, $0.help) }
+            } else if positionals.count == 1, let key = ConfigKey.all.first(where: { $0.name == positionals[0] }) {
+                found += key.choices.map { ($0, key.name) }
+            }
+        case "completions":
+            if positionals.isEmpty { found += Shell.allCases.map { ($0.rawValue, "a script for \($0.rawValue)") } }
+        case "likes export", "likes import":
+            if positionals.isEmpty { return .files }
+        default:
+            break
+        }
+        return filtered(found, current)
+    }
+
+    static func option(_ word: String, in spec: CommandSpec) -> OptionSpec? {
+        if word.hasPrefix("--") { return word.contains("=") ? nil : spec.option(named: String(word.dropFirst(2))) }
+        if word.hasPrefix("-"), word.count == 2, let letter = word.dropFirst().first { return spec.option(short: letter) }
+        return nil
+    }
+
+    /// The words that are not options nor option values.
+    static func positionals(_ words: [String], spec: CommandSpec) -> [String] {
+        var out: [String] = []
+        var skip = false
+        for word in words {
+            if skip { skip = false; continue }
+            if word.hasPrefix("-") && word != "-" {
+                if let option = option(word, in: spec), !option.isFlag { skip = true }
+                continue
+            }
+            out.append(word)
+        }
+        return out
+    }
+
+    func values(for option: OptionSpec, path: String, words: [String]) -> [(String, String)] {
+        if !option.choices.isEmpty { return option.choices.map { ($0, option.name) } }
+        switch (path, option.name) {
+        case ("popular", "section"): return sections()
+        case ("history", "remove"): return history()
+        case ("rank", "product"): return likedIDs()
+        default: return []
+        }
+    }
+
+    // MARK: Values from the store (none when it cannot be read: a completion never fails)
+
+    func rows() -> [(String, String)] {
+        guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
+        return listing.rows.map { ($0.row, Self.short($0.product.title)) }
+    }
+
+    func listingIDs() -> [(String, String)] {
+        guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
+        return listing.rows.map { ($0.product.productId, Self.short($0.product.title)) }
+    }
+
+    /// Liked ids with their titles; a large collection (issue 11's 100,000 likes) lists the ids
+    /// alone, which needs no decoding, so that Tab stays quick.
+    func likedIDs() -> [(String, String)] {
+        guard let store, let collection = try? store.read({ $0.likes }) else { return [] }
+        if collection.count > Self.likesWithTitles { return collection.ids.map { ($0, "liked") } }
+        guard let likes = try? store.read({ try $0.allLikes() }) else { return [] }
+        return likes.map { ($0.product.productId, Self.short($0.product.title)) }
+    }
+
+    static let likesWithTitles = 2_000
+
+    func history() -> [(String, String)] {
+        guard let history = try? store?.read({ $0.history }) else { return [] }
+        return history.map { ($0.query, "searched \($0.at)") }
+    }
+
+    func sections() -> [(String, String)] {
+        let saved = (try? store?.read({ $0.popularSections })) ?? nil
+        var out = (saved ?? []).map { ($0, "saved section") }
+        for keyword in PopularCommand.naverSections + PopularCommand.catalogSections where !out.contains(where: { $0.0 == keyword }) {
+            out.append((keyword, "built-in section"))
+        }
+        return out + history().filter { entry in !out.contains { $0.0 == entry.0 } }
+    }
+
+    static func short(_ text: String) -> String { DisplayWidth.truncate(Sanitizer.clean(text), toWidth: 60) }
+
+    // MARK: Matching
+
+    func filtered(_ pairs: [(String, String)], _ current: String) -> Answer {
+        prefixed(pairs, prefix: "", current: current)
+    }
+
+    /// Candidates starting with `current`, each value written `prefix + value`; values with
+    /// anything a shell or terminal could misread are left out; at most 500.
+    func prefixed(_ pairs: [(String, String)], prefix: String, current: String) -> Answer {
+        var seen = Set<String>()
+        var out: [Candidate] = []
+        for (value, description) in pairs where value.hasPrefix(current) && !value.isEmpty {
+            guard value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }),
+                  seen.insert(value).inserted else { continue }
+            out.append(Candidate(value: prefix + value, description: Sanitizer.clean(description)))
+            if out.count == 500 { break }
+        }
+        return .candidates(out)
+    }
+
+    /// The answer as the shell's script reads it: bash one value a line (shell-escaped);
+    /// zsh and fish `value<TAB>description`.
+    public static func render(_ answer: Answer, shell: Shell, dropPrefix: String = "") -> String {
+        guard case .candidates(let candidates) = answer else { return filesDirective + "\n" }
+        var out = ""
+        for candidate in candidates {
+            var value = candidate.value
+            if !dropPrefix.isEmpty, value.hasPrefix(dropPrefix) { value = String(value.dropFirst(dropPrefix.count)) }
+            switch shell {
+            case .bash: out += bashEscape(value) + "\n"
+            case .zsh, .fish: out += value + "\t" + candidate.description + "\n"
+            }
+        }
+        return out
+    }
+
+    static func bashEscape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            if " \t'\"\\$`!&;|<>()[]{}*?#~".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

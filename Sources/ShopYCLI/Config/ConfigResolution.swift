@@ -1,0 +1,105 @@
+import ShopYCore
+/// Where each setting's value comes from: a command-line option beats the environment, which
+/// beats `shopy config`, which beats the built-in default.
+public struct ConfigResolution: Sendable {
+    public enum Origin: Equatable, Sendable {
+        case environment(String)
+        case config
+        case builtIn
+
+        public var name: String {
+            switch self {
+            case .environment: return "environment"
+            case .config: return "config"
+            case .builtIn: return "default"
+            }
+        }
+
+        /// `environment (SHOPY_SIZE)`, `config`, `default`.
+        public var description: String {
+            if case .environment(let variable) = self { return "environment (\(variable))" }
+            return name
+        }
+    }
+
+    public struct Entry: Sendable {
+        public var key: ConfigKey
+        /// The value in its normal form; nil for a built-in default (see `key.builtIn`).
+        public var value: String?
+        public var origin: Origin
+    }
+
+    public var entries: [Entry]
+
+    public func entry(_ name: String) -> Entry? { entries.first { $0.key.name == name } }
+
+    /// Checks the environment and the stored values. A bad value in either is a usage error
+    /// that names where it came from.
+    public static func resolve(environment: [String: String], stored: [String: String]) throws(UsageError) -> ConfigResolution {
+        var entries: [Entry] = []
+        for key in ConfigKey.all {
+            if key.name == "color", let (mode, variable) = ColorMode.fromEnvironment(environment), variable != "SHOPY_COLOR" {
+                entries.append(Entry(key: key, value: mode.rawValue, origin: .environment(variable)))
+                continue
+            }
+            if let text = environment[key.variable], !text.isEmpty {
+                let value = try key.validate(text, origin: "\(key.variable) value")
+                entries.append(Entry(key: key, value: value, origin: .environment(key.variable)))
+            } else if let text = stored[key.name] {
+                do throws(UsageError) {
+                    entries.append(Entry(key: key, value: try key.validate(text, origin: "config value"), origin: .config))
+                } catch {
+                    throw UsageError(error.message + " (in preferences.json)", hint: "shopy config set \(key.name) VALUE, or shopy config unset \(key.name)")
+                }
+            } else {
+                entries.append(Entry(key: key, value: nil, origin: .builtIn))
+            }
+        }
+        return ConfigResolution(entries: entries)
+    }
+
+    /// Fills in the options the command line left out from the environment and the config, for
+    /// the command at `path`. Values were checked by `resolve`; the command checks them again
+    /// as if typed, so a default can never be something the option itself would refuse.
+    public func apply(to parsed: inout ParsedArguments, spec: CommandSpec, path: String) {
+        for entry in entries {
+            guard let value = entry.value, entry.key.applies(to: path), let option = spec.option(named: entry.key.option),
+                  !parsed.has(option.name) else { continue }
+            if option.name == "format" && parsed.flag("json") { continue }
+            if option.isFlag {
+                if value == "true" { parsed.flags.insert(option.name) }
+            } else {
+                parsed.values[option.name] = [value]
+            }
+        }
+    }
+
+    /// The colour mode: `--color`, else the environment and config.
+    public func colorMode(_ parsed: ParsedArguments) throws(UsageError) -> ColorMode {
+        if let text = parsed.value("color") {
+            return try ArgumentParser.choice(text, option: "color", as: ColorMode.self, allowed: ColorMode.allCases)
+        }
+        return entry("color")?.value.flatMap(ColorMode.init(rawValue:)) ?? .auto
+    }
+}
+
+/// Reads the stored config for a command run.
+enum ConfigDefaults {
+    /// The environment and the stored config. A damaged preferences.json does not stop a
+    /// command: it warns and runs on the built-in defaults (`shopy doctor` reports the file).
+    /// Commands that read preferences.json themselves, and report its damage their own way.
+    static let readPreferencesThemselves: Set<String> = ["history", "popular", "doctor", "config"]
+
+    static func resolve(io: IO, store: SettingsStore, path: String) throws(UsageError) -> ConfigResolution {
+        var stored: [String: String] = [:]
+        do {
+            stored = try store.read { $0.config }
+        } catch where readPreferencesThemselves.contains(String(path.split(separator: " ").first ?? "")) {
+            // Their own error or warning names the file.
+        } catch {
+            let message = (error as? ShopyError)?.message ?? "\(error)"
+            io.stderr.line("shopy: warning: \(Sanitizer.clean(message)); config values are not used")
+        }
+        return try ConfigResolution.resolve(environment: io.environment, stored: stored)
+    }
+}

@@ -1,0 +1,17 @@
+import ShopYCore
+
+extension NoResultsHelp {
+    /// On stdout after a table's "no results" line, wrapped to the width.
+    static func table(_ catalog: Catalog, io: IO) {
+        for line in lines(for: catalog) {
+            for wrapped in Help.wrap(line, width: io.columns, indent: 2, hanging: 4) {
+                io.stdout.line(Style.dim.apply(wrapped, enabled: io.useColor))
+            }
+        }
+    }
+
+    /// On stderr as hints, when stdout is data (tsv, csv, json, jsonl); left out with --quiet.
+    static func hints(_ catalog: Catalog, io: IO) {
+        for line in lines(for: catalog) { io.notice("hint: " + line) }
+    }
+}

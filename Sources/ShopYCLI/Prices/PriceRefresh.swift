@@ -1,0 +1,162 @@
+import Foundation
+import ShopYCore
+
+/// `shopy likes refresh`: finds each liked product again at the source and records its price.
+/// The API cannot look a product up by id, so each like is searched for by its title (relevance
+/// order), page by page down to the depth, until its productId turns up.
+public enum PriceRefresh {
+    public enum Outcome: String, Sendable {
+        case same, down, up, gone, error
+    }
+
+    /// What one like's refresh found.
+    public struct Result: Sendable {
+        public var like: Like
+        public var outcome: Outcome
+        /// The product as found (nil: gone or error).
+        public var found: Product?
+        /// The price known before this refresh (the latest point, else the liked price).
+        public var previous: Int?
+        public var rank: Int?
+        public var error: (any Error)?
+        public var requests: Int
+
+        public var price: Int? { found?.price }
+    }
+
+    /// An alert that fired in this refresh.
+    public struct Fired: Sendable {
+        public var like: Like
+        public var alert: PriceAlert
+        public var price: Int
+        public var at: String
+    }
+
+    /// Words of the title a search keeps: a long title finds fewer results than its first words.
+    static let queryWords = 6
+
+    /// The search for a like: its cleaned title's first words.
+    public static func query(for title: String) -> String {
+        let words = TitleCleaner.clean(title).split(whereSeparator: { $0.isWhitespace })
+        var query = words.prefix(queryWords).joined(separator: " ")
+        while query.utf8.count > 100, let space = query.lastIndex(of: " ") { query = String(query[..<space]) }
+        return query
+    }
+
+    /// Searches for one like, down to `depth` ranks, stopping at the page that holds it.
+    static func find(_ like: Like, source: any ProductSource, depth: Int) async throws -> (product: Product?, rank: Int?, requests: Int) {
+        let query = query(for: like.product.title)
+        guard !query.isEmpty else { return (nil, nil, 0) }
+        var requests = 0
+        var seen = 0
+        for page in RankCommand.pages(depth: depth) {
+            try Task.checkCancellation()
+            let answer = try await source.search(SearchRequest(query: query, sort: .sim, start: page.start, display: page.display))
+            requests += 1
+            for (i, product) in answer.items.enumerated() {
+                let rank = ListingArithmetic.rank(start: page.start, index: i)
+                if rank <= seen || rank > depth { continue }
+                seen = rank
+                if product.productId == like.product.productId { return (product, rank, requests) }
+            }
+            if answer.items.isEmpty || page.start + page.display > answer.total { break }
+        }
+        return (nil, nil, requests)
+    }
+
+    /// Refreshes `likes` concurrently (at most `workers` searches in flight; the source's
+    /// `beforeRequest` holds them to the rate). One like's failure is its own `error`.
+    public static func run(_ likes: [Like], book: PriceBook, source: any ProductSource, depth: Int, workers: Int = 16,
+                           progress: (@Sendable (Int) -> Void)? = nil) async -> [Result] {
+        var results = [Result?](repeating: nil, count: likes.count)
+        if source.kind == .catalog {
+            // A recording: its prices never change, so nothing is searched.
+            return likes.map { like in
+                let known = book[like.product.productId]?.latest ?? like.likedPrice
+                return Result(like: like, outcome: .same, found: nil, previous: known, rank: nil, error: nil, requests: 0)
+            }
+        }
+        await withTaskGroup(of: (Int, Result).self) { group in
+            var next = 0
+            var done = 0
+            func launch() {
+                guard next < likes.count else { return }
+                let index = next
+                let like = likes[index]
+                let previous = book[like.product.productId]?.latest ?? like.likedPrice
+                group.addTask {
+                    do {
+                        let (product, rank, requests) = try await find(like, source: source, depth: depth)
+                        guard let product else {
+                            return (index, Result(like: like, outcome: .gone, found: nil, previous: previous, rank: nil, error: nil, requests: requests))
+                        }
+                        let outcome: Outcome
+                        switch (product.price, previous) {
+                        case let (now?, before?) where now < before: outcome = .down
+                        case let (now?, before?) where now > before: outcome = .up
+                        default: outcome = .same
+                        }
+                        return (index, Result(like: like, outcome: outcome, found: product, previous: previous, rank: rank, error: nil, requests: requests))
+                    } catch {
+                        return (index, Result(like: like, outcome: .error, found: nil, previous: previous, rank: nil, error: error, requests: 0))
+                    }
+                }
+                next += 1
+            }
+            for _ in 0..<min(workers, likes.count) { launch() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                done += 1
+                progress?(done)
+                launch()
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// Applies the results inside a transaction on likes and prices: a point per found like,
+    /// the snapshot (title, mall, link, image) when it changed, and the alerts. Likes unliked
+    /// meanwhile are skipped; likes added meanwhile are kept (the transaction re-reads both).
+    public static func apply(_ results: [Result], to settings: Settings, at time: String) throws -> [Fired] {
+        var likes = settings.likes
+        var book = settings.prices
+        var fired: [Fired] = []
+        var likesChanged = false
+        for result in results {
+            guard let found = result.found else { continue }
+            let id = result.like.product.productId
+            guard let current = try likes.like(id) else { continue }
+            var record = book[id] ?? PriceRecord()
+            record.record(PricePoint(at: time, price: found.price))
+            if var alert = record.alert {
+                if alert.observe(price: found.price, likedPrice: current.likedPrice, at: time), let price = found.price {
+                    fired.append(Fired(like: current, alert: alert, price: price, at: time))
+                }
+                record.alert = alert
+            }
+            book[id] = record
+            var updated = current
+            updated.product.title = found.title.isEmpty ? current.product.title : found.title
+            updated.product.mall = found.mall ?? current.product.mall
+            updated.product.link = found.link ?? current.product.link
+            updated.product.image = found.image ?? current.product.image
+            if updated != current {
+                // Through the likes' own journal: an unlike and a like of the new snapshot, with
+                // likedAt and likedPrice as they were.
+                likes.remove(id)
+                likes.add(updated)
+                likesChanged = true
+            }
+        }
+        book.keepOnly(Set(likes.ids))
+        if likesChanged { settings.likes = likes }
+        if book != settings.prices { settings.prices = book }
+        return fired
+    }
+
+    /// The exit code of a refresh: 0 unless some like got `error`, then the first error's class.
+    public static func exitCode(_ results: [Result]) -> ExitCode {
+        guard let error = results.first(where: { $0.outcome == .error })?.error else { return .ok }
+        return ExitCode(for: error)
+    }
+}

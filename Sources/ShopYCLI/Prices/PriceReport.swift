@@ -1,0 +1,119 @@
+import Foundation
+import ShopYCore
+
+/// The output of `likes refresh`: one line a like, then the alerts that fired; and their
+/// delivery (desktop notification, `--exec`).
+enum PriceReport {
+    static func message(_ error: (any Error)?) -> String {
+        guard let error else { return "" }
+        if let error = error as? ShopyError { return error.message }
+        return String(describing: error)
+    }
+
+    static func json(_ result: PriceRefresh.Result) -> JSONValue {
+        var o = JSONObject()
+        o.appendUnchecked("productId", .string(result.like.product.productId))
+        o.appendUnchecked("title", .string(result.found?.title ?? result.like.product.title))
+        o.appendUnchecked("outcome", .string(result.outcome.rawValue))
+        o.appendUnchecked("price", .int(orNull: result.found?.price ?? result.previous))
+        o.appendUnchecked("previous", .int(orNull: result.previous))
+        o.appendUnchecked("likedPrice", .int(orNull: result.like.likedPrice))
+        o.appendUnchecked("rank", .int(orNull: result.rank))
+        o.appendUnchecked("requests", .int(result.requests))
+        o.appendUnchecked("error", .string(orNull: result.outcome == .error ? message(result.error) : nil))
+        return .object(o)
+    }
+
+    static func json(_ fired: PriceRefresh.Fired) -> JSONValue {
+        var o = JSONObject()
+        o.appendUnchecked("productId", .string(fired.like.product.productId))
+        o.appendUnchecked("title", .string(fired.like.product.title))
+        o.appendUnchecked("alert", .string(fired.alert.description))
+        o.appendUnchecked("price", .int(fired.price))
+        o.appendUnchecked("likedPrice", .int(orNull: fired.like.likedPrice))
+        o.appendUnchecked("at", .string(fired.at))
+        return .object(o)
+    }
+
+    /// What `--exec` gets on stdin: the like (its stored shape) with the alert and the price.
+    static func execInput(_ fired: PriceRefresh.Fired) -> [UInt8] {
+        guard case .object(var o) = fired.like.json else { return [] }
+        o.appendUnchecked("currentPrice", .int(fired.price))
+        o.appendUnchecked("alert", .string(fired.alert.description))
+        o.appendUnchecked("firedAt", .string(fired.at))
+        return JSONWriter.serialize(.object(o), pretty: false) + [0x0A]
+    }
+
+    static func render(_ results: [PriceRefresh.Result], fired: [PriceRefresh.Fired], catalog: Bool, requests: Int,
+                       format: OutputFormat, io: IO) {
+        let note = "the offline catalog is a recording: its prices never change (set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET to refresh from Naver)"
+        switch format {
+        case .json, .jsonl:
+            var o = JSONObject()
+            o.appendUnchecked("count", .int(results.count))
+            o.appendUnchecked("source", .string(catalog ? "catalog" : "naver"))
+            o.appendUnchecked("requests", .int(catalog ? 0 : requests))
+            o.appendUnchecked("items", .array(results.map(json)))
+            o.appendUnchecked("alerts", .array(fired.map(json)))
+            if catalog { o.appendUnchecked("note", .string(note)) }
+            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: format == .json) + [0x0A])
+        case .table, .tsv, .csv:
+            for result in results {
+                let p = result.found ?? result.like.product
+                let price: String
+                switch result.outcome {
+                case .down, .up, .same: price = Money.won(result.found?.price ?? result.previous)
+                case .gone: price = "not in the top results"
+                case .error: price = message(result.error)
+                }
+                let change = PriceView.changeText(price: result.found?.price, liked: result.like.likedPrice)
+                let line: TerminalText = "\(result.outcome.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(p.productId) \(price)\(change.isEmpty ? "" : " " + change) · \(p.title)"
+                io.stdout.line(line.truncated(toWidth: io.columns))
+            }
+            var counts: [String] = []
+            for outcome in [PriceRefresh.Outcome.same, .down, .up, .gone, .error] {
+                let n = results.filter { $0.outcome == outcome }.count
+                if n > 0 { counts.append("\(n) \(outcome.rawValue)") }
+            }
+            let footer = "\(Money.grouped(results.count)) like\(results.count == 1 ? "" : "s") refreshed" + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
+                + (catalog ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
+            io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
+            if catalog { io.notice("shopy: " + note) }
+            for alert in fired {
+                let line: TerminalText = "alert: \(alert.like.product.productId) \(alert.alert.description) · now \(Money.won(alert.price)) · \(alert.like.product.title)"
+                io.stdout.line(line.truncated(toWidth: io.columns).styled(.bold, enabled: io.useColor))
+            }
+        }
+    }
+
+    /// `--notify` and `--exec`, per fired alert. Network text goes only into argv elements and
+    /// stdin, never through a shell.
+    static func deliver(_ fired: [PriceRefresh.Fired], notify: Bool, exec: [String]?, io: IO) {
+        guard !fired.isEmpty else { return }
+        let path = io.environment["PATH"]
+        if notify {
+            if let program = io.launcher.find("notify-send", searchPath: path) {
+                for alert in fired {
+                    let body = Sanitizer.clean("\(alert.like.product.title): \(Money.won(alert.price)) (\(alert.alert.description))")
+                    _ = io.launcher.run([program, "--app-name=shopy", "shopy: price alert", body], input: nil, attached: false, wait: 5)
+                }
+            } else {
+                io.stderr.line("shopy: --notify: notify-send was not found on PATH; no desktop notification was sent (the alerts are listed above)")
+            }
+        }
+        if let exec {
+            guard let program = io.launcher.find(exec[0], searchPath: path) else {
+                io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' was not found or is not executable")
+                return
+            }
+            for alert in fired {
+                let outcome = io.launcher.run([program] + exec.dropFirst(), input: execInput(alert), attached: false, wait: 30)
+                switch outcome {
+                case .exited(0), .stillRunning: break
+                case .exited(let status): io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' exited with \(status) for \(Sanitizer.clean(alert.like.product.productId))")
+                case .failedToStart(let code): io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' could not start: \(String(cString: strerror(code)))")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ShopYCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The driver: keys from the terminal into the store, each new state drawn as a frame of which
+/// only the changed lines are written. One thread polls the terminal and a wake-up pipe; states
+/// arrive from the store's queue and are coalesced (only the latest is drawn).
+public final class BrowseTerminal: @unchecked Sendable {
+    /// How long an ESC waits for the rest of a sequence before it counts as Esc.
+    public static let escapeTimeoutMilliseconds: Int32 = 25
+
+    let modes: TerminalModes
+    private let lock = NSLock()
+    private let outputLock = NSLock()
+    private var latest: BrowseState?
+    private var lastFrame: Frame?
+    private var size: (rows: Int, columns: Int) = (24, 80)
+    private var stopSignal: Int32?
+    private var suspended = false
+    private var wakeRead: Int32 = -1
+    private var wakeWrite: Int32 = -1
+
+    /// Colours (the red of errors, ♥ and the banner); bold, dim and reverse video always.
+    let color: Bool
+
+    public init(modes: TerminalModes, color: Bool = true) {
+        self.modes = modes
+        self.color = color
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+        // Programs started by open and copy do not inherit the pipe.
+        _ = fcntl(wakeRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeWrite, F_SETFD, FD_CLOEXEC)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Writes bytes to the terminal between frames (OSC 52).
+    public func writeRaw(_ bytes: [UInt8]) {
+        outputLock.withLock { _ = FileIO.writeAll(bytes[...], to: modes.output) }
+    }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Called by the store with every new state.
+    public func show(_ state: BrowseState) {
+        lock.withLock { latest = state }
+        wake()
+    }
+
+    /// Runs `body` (a program sharing the terminal) with the terminal in its normal modes.
+    public func released<T>(_ body: () -> T) -> T {
+        lock.withLock { suspended = true }
+        modes.restore()
+        let result = body()
+        modes.enter()
+        lock.withLock {
+            suspended = false
+            lastFrame = nil
+        }
+        wake()
+        return result
+    }
+
+    /// Runs the program until it quits or a stop signal arrives; returns the exit status (0, or
+    /// 128 + the signal). The terminal is restored before this returns.
+    public func run(initial: BrowseState, services: any BrowseServices) -> Int32 {
+        let signals = TerminalSignals(onStop: { [self] signo in
+            lock.withLock { if stopSignal == nil { stopSignal = signo } }
+            wake()
+            // Should the loop not come round (a wedged write), the terminal is still restored.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [self] in
+                modes.restore()
+                _exit(128 + signo)
+            }
+        }, onResize: { [self] in wake() })
+        signals.start()
+        modes.enter()
+        defer { modes.restore() }
+        if let measured = modes.size() { size = measured }
+        let store = BrowseStore(initial: initial, services: services) { [weak self] state in self?.show(state) }
+        store.dispatch(.resize(rows: size.rows, columns: size.columns))
+        store.dispatch(.start)
+        var decoder = KeyDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var status: Int32 = 0
+        loop: while true {
+            // While a program shares the terminal (`released`), its keys are not read here.
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: modes.input, events: Int16(POLLIN), revents: 0)]
+            let paused = lock.withLock { suspended }
+            let ready = poll(&fds, paused ? 1 : 2, decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
+            if let signo = lock.withLock({ stopSignal }) {
+                status = 128 + signo
+                break
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            var events: [KeyEvent] = []
+            if ready == 0 && decoder.hasPending { events = decoder.flush() }
+            if !paused && fds[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                let n = read(modes.input, &buffer, buffer.count)
+                if n <= 0 {
+                    if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    break  // the terminal is gone (hangup)
+                }
+                events += decoder.feed(buffer[0..<n])
+            }
+            for event in events {
+                switch event {
+                case .key(let key): store.dispatch(.key(key))
+                case .paste(let text): store.dispatch(.paste(text))
+                }
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                var drain = [UInt8](repeating: 0, count: 256)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+                if let measured = modes.size(), measured != size {
+                    size = measured
+                    store.dispatch(.resize(rows: measured.rows, columns: measured.columns))
+                }
+                guard let state = lock.withLock({ latest }) else { continue }
+                if !paused { draw(state) }
+                if state.quit { break loop }
+            }
+        }
+        store.stop()
+        return status
+    }
+
+    func draw(_ state: BrowseState) {
+        let frame = BrowseRender.render(state, rows: size.rows, columns: size.columns)
+        let previous = lock.withLock { lastFrame }
+        let bytes = FrameWriter.diff(from: previous, to: frame, color: color)
+        lock.withLock { lastFrame = frame }
+        if !bytes.isEmpty { writeRaw(bytes) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ShopYCore
+
+/// What one refresh did.
+public struct WidgetRefreshReport: Sendable {
+    public var timeline: WidgetTimeline
+    /// HTTP requests sent (only what the shown items need).
+    public var requests: Int
+    /// Items that failed, with their error class.
+    public var failures: [(id: String, errorClass: String)]
+}
+
+/// `shopy widget refresh`: fetches what the shown items need (a popular section's top items, a
+/// history query's top result, the trends, the status), builds the timeline and writes it to
+/// the store. Items that fail keep the last good value when there is one.
+public enum WidgetRefresher {
+    /// Entries of a timeline, this far apart; `atEnd` refreshes after the last.
+    public static let entrySpacing: TimeInterval = 5 * 60
+    public static let entryCount = 4
+    /// After a refresh where everything that needed the network failed: no new one before this.
+    public static let retryDelay: TimeInterval = 60
+    public static let requestTimeout: Double = 10
+
+    public static func refresh(_ provider: WidgetProvider, context: Context) async throws -> WidgetRefreshReport {
+        let now = context.io.now()
+        // The fingerprint is taken before reading, so a change during the refresh is seen next time.
+        let fingerprint = StoreFingerprint.of(directory: provider.store.directory)
+        let (_, selection, policy) = try provider.resolve()
+        let previous = WidgetTimeline.load(directory: provider.store.directory, name: provider.name)?.current(at: now)
+        var items: [WidgetItem] = []
+        var failures: [(String, String)] = []
+        var requests = 0
+        var networkItems = 0
+        var sourceOutcome: Result<SourceKind, Error>?
+        let needsSource = selection.shown.contains { $0.kind == .popular || $0.kind == .history }
+        var source: (any ProductSource)?
+        if needsSource || selection.shown.contains(where: { $0.kind == .status }) {
+            do {
+                let s = try context.source(nil, timeout: requestTimeout)
+                source = s
+                sourceOutcome = .success(s.kind)
+            } catch {
+                sourceOutcome = .failure(error)
+            }
+        }
+        for option in selection.shown {
+            switch option.kind {
+            case .likes, .like, .priceDrops:
+                continue  // read live from the store by `shopy widget`
+            case .popular, .history:
+                networkItems += 1
+                do {
+                    guard let source else { throw sourceError(sourceOutcome) }
+                    let size = option.kind == .popular ? 3 : 1
+                    if source.kind == .naver { requests += 1 }
+                    let page = try await source.search(SearchRequest(query: option.subject ?? "", sort: .sim, start: 1, display: size))
+                    items.append(option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
+                                                         : WidgetItems.history(option.subject ?? "", page.items.first))
+                } catch {
+                    let errorClass = WidgetErrors.errorClass(error)
+                    failures.append((option.id, errorClass))
+                    items.append(previous?.items.first(where: { $0.optionID == option.id }) ?? WidgetItems.failed(option, errorClass: errorClass))
+                }
+            case .trends:
+                guard option.available else { continue }
+                networkItems += 1
+                do {
+                    let (item, sent) = try await WidgetTrends.fetch(context, timeout: requestTimeout)
+                    requests += sent
+                    items.append(item)
+                } catch {
+                    let errorClass = WidgetErrors.errorClass(error)
+                    failures.append((option.id, errorClass))
+                    items.append(previous?.items.first(where: { $0.optionID == option.id }) ?? WidgetItems.failed(option, errorClass: errorClass))
+                }
+            case .status:
+                continue  // after the others: it reports how they went
+            }
+        }
+        if let status = selection.shown.first(where: { $0.kind == .status }) {
+            let searchFailures = failures.filter { $0.0.hasPrefix("popular:") || $0.0.hasPrefix("history:") }.map(\.1)
+            let searched = selection.shown.contains { $0.kind == .popular || $0.kind == .history }
+            items.append(WidgetStatusItem.item(status, source: sourceOutcome, searched: searched, failures: searchFailures))
+        }
+        let allFailed = networkItems > 0 && failures.count == networkItems
+        let entries = (0..<entryCount).map { k in
+            WidgetEntry(date: now.addingTimeInterval(Double(k) * entrySpacing), items: items)
+        }
+        let timeline = WidgetTimeline(name: provider.name, generatedAt: now, policy: policy, fingerprint: fingerprint,
+                                      shownIDs: selection.shown.map(\.id), entries: entries,
+                                      retryAt: allFailed ? now.addingTimeInterval(retryDelay) : nil,
+                                      lastError: failures.first?.1)
+        try timeline.save(directory: provider.store.directory)
+        return WidgetRefreshReport(timeline: timeline, requests: requests, failures: failures)
+    }
+
+    static func sourceError(_ outcome: Result<SourceKind, Error>?) -> Error {
+        if case .failure(let error) = outcome { return error }
+        return SourceError.missingKeys
+    }
+}
+
+/// The status item, from how the source could be reached.
+enum WidgetStatusItem {
+    static func item(_ option: WidgetOption, source: Result<SourceKind, Error>?, searched: Bool, failures: [String]) -> WidgetItem {
+        switch source {
+        case .success(.catalog)?:
+            return WidgetItem(optionID: option.id, kind: .status, short: "● catalog", line: "● offline catalog (no Naver keys)", tone: .normal)
+        case .success(.naver)?:
+            if !searched { return WidgetItem(optionID: option.id, kind: .status, short: "● keys set", line: "● Naver keys set (nothing searched)") }
+            if failures.isEmpty { return WidgetItem(optionID: option.id, kind: .status, short: "● online", line: "● online · API answering", tone: .good) }
+            let first = failures[0]
+            return WidgetItem(optionID: option.id, kind: .status, short: first == "retired" ? "● API retired" : "● \(first)",
+                              line: "● API: \(first)", tone: first == "retired" ? .warning : .bad)
+        case .failure(let error)?:
+            let errorClass = WidgetErrors.errorClass(error)
+            return WidgetItem(optionID: option.id, kind: .status, short: "● \(errorClass)", line: "● \(errorClass)", tone: .bad)
+        case nil:
+            return WidgetItems.pending(option)
+        }
+    }
+}
+
+/// Error classes: a word or two that names what went wrong, never a server's text.
+public enum WidgetErrors {
+    public static func errorClass(_ error: Error) -> String {
+        switch error {
+        case let error as SourceError:
+            return caseName(error)
+        case let error as NetworkError:
+            if case .offline = error { return "offline" }
+            return "network-unsupported"
+        case let error as DataLabError:
+            return "datalab-" + caseName(error)
+        case let error as StoreError:
+            return "store-" + caseName(error)
+        case is CancellationError:
+            return "cancelled"
+        default:
+            return "error"
+        }
+    }
+
+    static func caseName(_ value: Any) -> String {
+        if let label = Mirror(reflecting: value).children.first?.label { return label }
+        return String(String(describing: value).prefix(while: { $0.isLetter || $0.isNumber }))
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+
+/// The two keys of a Naver Developers application. Never printed.
+public struct NaverCredentials: Sendable, Equatable {
+    public var clientID: String
+    public var clientSecret: String
+
+    public init(clientID: String, clientSecret: String) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+    }
+
+    /// Both NAVER_CLIENT_ID and NAVER_CLIENT_SECRET, non-empty, or nil.
+    public static func from(environment: [String: String]) -> NaverCredentials? {
+        guard let id = environment["NAVER_CLIENT_ID"]?.trimmingASCIIWhitespace(), !id.isEmpty,
+              let secret = environment["NAVER_CLIENT_SECRET"]?.trimmingASCIIWhitespace(), !secret.isEmpty else { return nil }
+        return NaverCredentials(clientID: id, clientSecret: secret)
+    }
+}
+
+/// Builds the contract's request URL.
+public enum RequestBuilder {
+    public static let defaultBase = "https://openapi.naver.com"
+    public static let path = "/v1/search/shop.json"
+
+    /// The base from SHOPY_API_BASE (default openapi.naver.com), checked to be an http(s) URL.
+    public static func base(from environment: [String: String]) throws(SourceError) -> URL {
+        let text = environment["SHOPY_API_BASE"].map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultBase
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.query == nil, (1...65535).contains(url.port ?? 80) else {
+            throw .invalidBaseURL(URLRedaction.redact(text))
+        }
+        return url
+    }
+
+    /// `{base}/v1/search/shop.json?query=…&display=…&start=…&sort=…[&filter=naverpay][&exclude=a:b]`.
+    /// The query is percent-encoded outside the unreserved set, so `1+1`, `&`, `=`, `#` and `%`
+    /// reach the server exactly as typed (URLComponents would leave `+` raw, which servers read
+    /// as a space).
+    public static func url(base: URL, request: SearchRequest) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path
+        text += "?query=" + percentEncode(request.query)
+        text += "&display=\(request.display)&start=\(request.start)&sort=\(request.sort.rawValue)"
+        if request.naverPayOnly { text += "&filter=naverpay" }
+        if !request.exclude.isEmpty {
+            text += "&exclude=" + request.exclude.sorted().map(\.rawValue).joined(separator: ":")
+        }
+        return URL(string: text)!
+    }
+
+    /// Percent-encodes every byte outside ALPHA / DIGIT / "-" / "." / "_" / "~".
+    public static func percentEncode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Retry policy: up to `maxRetries` more attempts for 429 throttles and 5xx, with exponential
+/// backoff and full jitter, honouring Retry-After, never past the deadline.
+public struct RetryPolicy: Sendable {
+    public var maxRetries: Int = 3
+    public var baseDelay: Double = 0.25
+    public var maxDelay: Double = 8
+
+    public init(maxRetries: Int = 3, baseDelay: Double = 0.25, maxDelay: Double = 8) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Delay before retry number `retry` (1-based): between half and all of base·2^(retry-1).
+    public func delay(retry: Int, retryAfter: Double?, random: Double) -> Double {
+        let exponential = min(maxDelay, baseDelay * pow(2, Double(retry - 1)))
+        let jittered = exponential * (0.5 + 0.5 * random)
+        if let retryAfter { return max(retryAfter, jittered) }
+        return jittered
+    }
+
+    /// Seconds from a Retry-After header (RFC 9110: delay-seconds or an HTTP-date), clamped to
+    /// `RetryAfter.maxSeconds`; nil when absent or not valid.
+    public static func retryAfter(_ value: String?, now: Date) -> Double? {
+        RetryAfter.seconds(value, now: now)
+    }
+}
+
+/// The Naver Shopping search client: one request, the contract's errors, retries, a hard deadline.
+public struct NaverClient: Sendable {
+    public var base: URL
+    public var credentials: NaverCredentials
+    public var transport: any HTTPTransport
+    public var retry: RetryPolicy
+    public var trace: Tracer
+    /// Gate for each request (the rate limiter of `shopy rank`); nil for none.
+    public var beforeRequest: (@Sendable () async -> Void)?
+
+    public init(base: URL, credentials: NaverCredentials, transport: any HTTPTransport = SystemTransport.shared,
+                retry: RetryPolicy = RetryPolicy(), trace: Tracer = .off, beforeRequest: (@Sendable () async -> Void)? = nil) {
+        self.base = base
+        self.credentials = credentials
+        self.transport = transport
+        self.retry = retry
+        self.trace = trace
+        self.beforeRequest = beforeRequest
+    }
+
+    var host: String { base.host ?? base.absoluteString }
+
+    var hostAndPort: (String, Int) {
+        let port = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
+        return (host, port)
+    }
+
+    /// Searches once (with retries), within `timeout` seconds overall.
+    public func search(_ request: SearchRequest, timeout: Double) async throws(SourceError) -> WireSearchResponse {
+        let clock = ContinuousClock()
+        // The first wait at the gate (a rate limiter, a path that is down) is not the server's
+        // time: the deadline starts when the first request may leave.
+        if let beforeRequest { await beforeRequest() }
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let url = RequestBuilder.url(base: base, request: request)
+        let headers = [("X-Naver-Client-Id", credentials.clientID), ("X-Naver-Client-Secret", credentials.clientSecret),
+                       ("Accept", "application/json"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
+        var attempt = 0
+        while true {
+            attempt += 1
+            if attempt > 1, let beforeRequest { await beforeRequest() }
+            trace("> GET \(URLRedaction.redact(url.absoluteString))")
+            trace("> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]")
+            let started = clock.now
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
+            } catch {
+                trace("< \(Self.describe(error)) after \(Self.millis(started.duration(to: clock.now))) ms")
+                throw mapTransport(error, timeout: timeout)
+            }
+            trace("< \(response.status) (\(Self.millis(started.duration(to: clock.now))) ms, \(response.body.count) bytes)")
+
+            let failure: SourceError
+            switch response.status {
+            case 200:
+                do {
+                    return try WireSearchResponse(body: response.body)
+                } catch {
+                    throw .badResponse(error.description)
+                }
+            case 429:
+                let body = WireErrorBody(body: response.body)
+                if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { Sanitizer.clean($0.errorMessage) }) }
+                failure = .rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) },
+                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) })
+            case 500...599:
+                let body = WireErrorBody(body: response.body)
+                failure = .serverError(status: response.status, code: body?.errorCode,
+                                       serverMessage: body.map { Sanitizer.clean($0.errorMessage) }, attempts: attempt)
+            case 300...399:
+                throw .redirected(status: response.status, location: response.headers["location"].map(Sanitizer.clean))
+            case 401, 403:
+                let body = WireErrorBody(body: response.body)
+                throw .authentication(status: response.status, code: body?.errorCode, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+            default:
+                let body = WireErrorBody(body: response.body)
+                if response.status == 404 && body?.errorCode == "SE05" { throw .retired(host: host) }
+                throw .rejected(status: response.status, code: body?.errorCode,
+                                serverMessage: body.map { Sanitizer.clean($0.errorMessage) } ?? Self.snippet(response.body))
+            }
+
+            // Retry a throttle or a server error, if attempts and time remain.
+            guard attempt <= retry.maxRetries else { throw failure }
+            let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"], now: Date())
+            if let retryAfter, clock.now.advanced(by: .milliseconds(Int64(retryAfter * 1000))) >= deadline {
+                // The server asks for more time than is left: waiting would only end in a timeout.
+                trace("Retry-After \(String(format: "%.0f", retryAfter)) s passes the deadline; giving up")
+                let body = WireErrorBody(body: response.body)
+                throw .retryAfterDeadline(status: response.status, seconds: retryAfter,
+                                          code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) },
+                                          serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+            }
+            let delay = min(retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1)), RetryAfter.maxSeconds)
+            let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
+            guard wake < deadline else {
+                trace("no time left for a retry within --timeout")
+                throw failure
+            }
+            trace("retry \(attempt)/\(retry.maxRetries) in \(String(format: "%.2f", delay)) s")
+            do {
+                try await Task.sleep(until: wake, clock: clock)
+            } catch {
+                throw failure
+            }
+        }
+    }
+
+    func mapTransport(_ error: TransportError, timeout: Double) -> SourceError {
+        switch error {
+        case .timeout, .cancelled: return .timeout(seconds: timeout, host: host)
+        case .dns: return .unreachable(host: host, reason: .dns)
+        case .refused: return .unreachable(host: host, reason: .refused(port: hostAndPort.1))
+        case .noAnswer: return .unreachable(host: host, reason: .noAnswer)
+        case .tls: return .unreachable(host: host, reason: .tls)
+        case .notConnected: return .unreachable(host: host, reason: .other("the network is not connected"))
+        case .truncated(let received, let expected): return .truncatedResponse(received: received, expected: expected)
+        case .tooLarge(let limit): return .responseTooLarge(limit)
+        case .proxy(let proxy, let variable, let reason): return .unreachable(host: host, reason: .proxy(proxy: proxy, variable: variable, reason: reason))
+        case .malformed(let text): return .badResponse(Sanitizer.clean(text))
+        case .unavailable(let library, _): return .networkingUnavailable(library: Sanitizer.clean(library))
+        case .other(let text): return .unreachable(host: host, reason: .other(Sanitizer.clean(text)))
+        }
+    }
+
+    static func describe(_ error: TransportError) -> String {
+        switch error {
+        case .truncated(let received, let expected): return "body cut off at \(received) of \(expected.map(String.init) ?? "?") bytes"
+        default: return "\(error)"
+        }
+    }
+
+    static func millis(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The start of a non-contract body, for an error line.
+    static func snippet(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        let text = String(decoding: body.prefix(120), as: UTF8.self)
+        return Sanitizer.clean(text).trimmingASCIIWhitespace()
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A liked product: the full snapshot at the time of the like, so likes work when the source is
+/// offline or retired.
+public struct Like: Equatable, Sendable {
+    public var product: Product
+    /// ISO 8601 in UTC (`2026-11-29T20:33:43Z`): sorts as text.
+    public var likedAt: String
+    /// The price when liked.
+    public var likedPrice: Int?
+
+    public init(product: Product, likedAt: String, likedPrice: Int?) {
+        self.product = product
+        self.likedAt = likedAt
+        self.likedPrice = likedPrice
+    }
+
+    /// The stored form: the item schema of search's JSON (without rank), then likedAt and
+    /// likedPrice. productId comes first so the store can find ids without decoding.
+    public var json: JSONValue {
+        var o = JSONObject()
+        ProductJSON.append(product, to: &o)
+        o.appendUnchecked("likedAt", .string(likedAt))
+        o.appendUnchecked("likedPrice", .int(orNull: likedPrice))
+        return .object(o)
+    }
+
+    /// Strict decoding of a stored or imported like; `problem` says what is wrong.
+    public init(json: JSONValue) throws(StoredValueError) {
+        guard case .object(let o) = json else { throw StoredValueError("is \(json.kindName), not a like object") }
+        func string(_ key: String, required: Bool = false) throws(StoredValueError) -> String? {
+            switch o[key] {
+            case .string(let s)?: return s
+            case nil, .null?:
+                if required { throw StoredValueError("has no \"\(key)\"") }
+                return nil
+            case let other?: throw StoredValueError("has \(other.kindName) for \"\(key)\"")
+            }
+        }
+        func int(_ key: String) throws(StoredValueError) -> Int? {
+            switch o[key] {
+            case nil, .null?: return nil
+            case .number(let n)?:
+                guard let value = Int(n) else { throw StoredValueError("has a non-integer \"\(key)\"") }
+                return value
+            case let other?: throw StoredValueError("has \(other.kindName) for \"\(key)\"")
+            }
+        }
+        guard let id = try string("productId", required: true), !id.isEmpty else { throw StoredValueError("has an empty \"productId\"") }
+        var categories: [String] = []
+        switch o["categories"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            for value in values {
+                guard case .string(let s) = value else { throw StoredValueError("has a non-string category") }
+                categories.append(s)
+            }
+        case let other?: throw StoredValueError("has \(other.kindName) for \"categories\"")
+        }
+        product = Product(productId: id, title: try string("title") ?? "", price: try int("price"), highPrice: try int("highPrice"),
+                          mall: try string("mall"), brand: try string("brand"), maker: try string("maker"), categories: categories,
+                          productType: try int("productType"), link: try string("link"), image: try string("image"))
+        likedAt = try string("likedAt") ?? ""
+        likedPrice = try int("likedPrice")
+    }
+
+    /// `2026-11-29T20:33:43Z`.
+    public static func timestamp(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
+
+/// Codable in the same flat shape as `Like.json`.
+extension Like: Codable {
+    private enum Keys: String, CodingKey { case likedAt, likedPrice }
+
+    public init(from decoder: Decoder) throws {
+        product = try Product(from: decoder)
+        let container = try decoder.container(keyedBy: Keys.self)
+        likedAt = try container.decodeIfPresent(String.self, forKey: .likedAt) ?? ""
+        likedPrice = try container.decodeIfPresent(Int.self, forKey: .likedPrice)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try product.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(likedAt, forKey: .likedAt)
+        try container.encodeIfPresent(likedPrice, forKey: .likedPrice)
+    }
+}
+
+extension StoredValueError: CustomStringConvertible {
+    public var description: String { problem }
+}
+
+/// A search remembered in the history.
+public struct HistoryEntry: Codable, Equatable, Sendable {
+    public var query: String
+    /// ISO 8601 UTC.
+    public var at: String
+
+    public init(query: String, at: String) {
+        self.query = query
+        self.at = at
+    }
+
+    public static let limit = 100
+
+    /// Adds `query` as the most recent, removing older duplicates, keeping at most `limit`.
+    public static func record(_ query: String, at: String, in history: [HistoryEntry]) -> [HistoryEntry] {
+        var updated = [HistoryEntry(query: query, at: at)]
+        updated += history.filter { $0.query != query }
+        return Array(updated.prefix(limit))
+    }
+}
+
+/// The rows of the last listing, so that `shopy like 3` means the third row printed.
+public struct LastListing: Codable, Equatable, Sendable {
+    public struct Row: Codable, Equatable, Sendable {
+        /// The row as printed: `21`, or `2.3` for section 2, rank 3 of a popular listing.
+        public var row: String
+        public var product: Product
+
+        public init(row: String, product: Product) {
+            self.row = row
+            self.product = product
+        }
+    }
+
+    /// What produced it, e.g. `search 방충망 (page 2)`.
+    public var command: String
+    public var savedAt: String
+    public var rows: [Row]
+
+    public init(command: String, savedAt: String, rows: [Row]) {
+        self.command = command
+        self.savedAt = savedAt
+        self.rows = rows
+    }
+}

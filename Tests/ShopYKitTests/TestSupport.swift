@@ -1,0 +1,36 @@
+// Helpers shared by the unit tests: sockets, fakes and runners used by more than one file.
+
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension XCTestCase {
+    /// A TCP socket listening on an ephemeral loopback port.
+    func listeningSocket() throws -> (Int32, Int) {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw XCTSkip("no socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                bind(fd, sa, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, sa, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw XCTSkip("cannot listen on loopback: \(errno)")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
