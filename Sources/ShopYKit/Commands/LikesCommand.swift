@@ -282,11 +282,11 @@ public struct LikesImportCommand: Command {
         let bytes: [UInt8]
         let shown: String
         if file == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+            bytes = try FileIO.readBounded(0, shown: "stdin")
             shown = "stdin"
         } else {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-            guard let read = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
+            guard let read = try FileIO.readImport(path, shown: file) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
             bytes = read
             shown = file
         }
