@@ -4,22 +4,18 @@ import Foundation
 import XCTest
 @testable import ShopYKit
 
-/// Answers each request with the anchor (the first series) at `anchorRatio` in every request
-/// after the first, and every other series at 100.
-final class TinyAnchorTransport: HTTPTransport, @unchecked Sendable {
+/// Answers each request with the anchor (the first series) at `anchorRatio` in the request
+/// that carries `second` (whichever request arrives first), and every other value at 100.
+struct TinyAnchorTransport: HTTPTransport {
     let anchorRatio: String
-    private let lock = NSLock()
-    private var count = 0
-
-    init(anchorRatio: String) { self.anchorRatio = anchorRatio }
+    var second = "50003310"
 
     func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
-        let k = lock.withLock { count += 1; return count }
         let body = (try? JSONParser.parse(request.body ?? [])) ?? .null
         let start = body["startDate"]?.stringValue ?? ""
         let names = (body["category"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         let results = names.enumerated().map { i, name in
-            let ratio = i == 0 ? (k == 1 ? "100" : anchorRatio) : "100"
+            let ratio = i == 0 && names.contains(second) ? anchorRatio : "100"
             return #"{"title":"\#(name)","data":[{"period":"\#(start)","ratio":\#(ratio)}]}"#
         }
         return HTTPResponse(status: 200, headers: ["content-type": "application/json"],
@@ -33,7 +29,7 @@ final class TrendsHostileScaleTests: XCTestCase {
     let args = ["categories", "50003307", "50003308", "50003309", "50003310", "--from", "2026-09-01", "--to", "2026-11-29"]
 
     func testATinyAnchorRatioIsBadDataInEveryFormat() async {
-        for ratio in ["1e-303", "1e-320", "5e-324"] {
+        for ratio in ["1e-303", "1e-320", "5e-324", "1e-11"] {
             for format in ["table", "json", "jsonl", "csv", "tsv"] {
                 let run = await F.run(args + ["--format", format], environment: keys, transport: TinyAnchorTransport(anchorRatio: ratio))
                 XCTAssertEqual(run.code, 65, "\(ratio) \(format): \(run.stdout) \(run.stderr)")
