@@ -301,7 +301,10 @@ final class LikesJournalTests: XCTestCase {
         // One that names this very snapshot but lists the wrong ids: doctor finds it, --repair
         // rebuilds it.
         let lines = String(decoding: good, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let wrong = (lines.prefix(1) + lines.dropFirst(2)).joined(separator: "\n")
+        // (Its checksum recomputed: a body that fails the header's CRC is merely stale.)
+        let body = lines.dropFirst(2).joined(separator: "\n")
+        let header = String(lines[0]).replacingOccurrences(of: #""crc":"[0-9a-f]{8}""#, with: "\"crc\":\"\(CRC32.hex(CRC32.checksum(Array(body.utf8)[...])))\"", options: .regularExpression)
+        let wrong = header + "\n" + body
         _ = FileManager.default.createFile(atPath: files.index, contents: Data(wrong.utf8))
         let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
         XCTAssertEqual(doctor.checkLikes(files)[2].status, "mismatched")
