@@ -241,8 +241,7 @@ public struct NaverClient: Sendable {
 
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .truncated(let received, let expected): return "body cut off at \(received) of \(expected.map(String.init) ?? "?") bytes"
-        default: return "\(error)"
+        default: return error.plainWords
         }
     }
 
