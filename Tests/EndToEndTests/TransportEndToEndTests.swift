@@ -100,14 +100,25 @@ final class TransportEndToEndTests: XCTestCase {
         env["SHOPY_LIBCURL"] = "/nonexistent/libcurl.so.4"
         let result = try runShopy(["search", "방충망"], environment: env)
         XCTAssertEqual(result.status, 69, result.stderr)
-        XCTAssertEqual(result.stderrLines, ["shopy: networking needs libcurl (/nonexistent/libcurl.so.4); install the libcurl4 package"])
+        XCTAssertEqual(result.stderrLines, ["shopy: networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: /nonexistent/libcurl.so.4: cannot open shared object file: No such file or directory"])
         XCTAssertEqual(try emulator.requestCount(), 0)
 
         // A library that is not libcurl is as unusable as a missing one.
         env["SHOPY_LIBCURL"] = "libm.so.6"
         let wrong = try runShopy(["search", "방충망"], environment: env)
-        XCTAssertEqual(wrong.stderrLines, ["shopy: networking needs libcurl (libm.so.6); install the libcurl4 package"])
+        XCTAssertEqual(wrong.stderrLines, ["shopy: networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: libm.so.6 has no curl_global_init (libcurl 7.68 or later is needed)"])
         XCTAssertEqual(wrong.status, 69)
+
+        // A FIFO is refused before dlopen (which would block on it forever).
+        let fifo = NSTemporaryDirectory() + "shopy-libcurl-\(UUID().uuidString.prefix(8))"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        env["SHOPY_LIBCURL"] = fifo
+        let started = Date()
+        let blocked = try runShopy(["search", "방충망"], environment: env, timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertEqual(blocked.stderrLines, ["shopy: networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: \(fifo) is a FIFO, not a regular file"])
+        XCTAssertEqual(blocked.status, 69)
 
         for arguments in [["search", "방충망", "--source", "catalog"], ["likes"], ["--version"], ["help"], ["history"]] {
             let offline = try runShopy(arguments, environment: env)

@@ -263,7 +263,7 @@ final class StoreTests: XCTestCase {
                     do {
                         try store.update([.likes]) { settings in
                             var likes = settings.likes
-                            likes.add(Like(product: Product(productId: "\(t)-\(i)", title: "t"), likedAt: "", likedPrice: nil))
+                            likes.add(Like(product: Product(productId: "\(t * 1000 + i)", title: "t"), likedAt: "", likedPrice: nil))
                             settings.likes = likes
                         }
                     } catch {

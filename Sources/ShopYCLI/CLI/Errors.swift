@@ -29,7 +29,7 @@ extension ExitCode {
         case let error as StoreError:
             switch error {
             case .damaged, .newerSchema, .invalidImport: self = .dataError
-            case .io, .unsafeFile: self = .ioError
+            case .io, .unsafeFile, .unusableTarget: self = .ioError
             case .notFound: self = .failure
             }
         case let error as DataLabError:

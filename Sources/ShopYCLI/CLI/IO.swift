@@ -143,7 +143,8 @@ public struct IO: Sendable {
     /// Starts other programs (openers, clipboard tools); tests record instead.
     public var launcher: any Launcher = SystemLauncher()
     /// Standard input, read to its end (`likes import -`); in memory: what the test gives.
-    public var stdin: @Sendable () -> [UInt8] = { [] }
+    /// Standard input, read whole (at most the import limit: larger is an error, not a hang of memory).
+    public var stdin: @Sendable () throws(StoreError) -> [UInt8] = { [] }
 
     public init(stdout: OutputSink, stderr: OutputSink, environment: [String: String], stdoutIsTerminal: Bool = false,
                 stderrIsTerminal: Bool = false, terminalColumns: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
@@ -164,7 +165,7 @@ public struct IO: Sendable {
            environment: ProcessInfo.processInfo.environment,
            stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1,
            terminalColumns: Terminal.windowColumns())
-        io.stdin = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        io.stdin = { () throws(StoreError) in try FileIO.readBounded(0, shown: "stdin") }
         return io
     }
 

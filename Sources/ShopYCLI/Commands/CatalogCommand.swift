@@ -58,7 +58,7 @@ public struct CatalogImportCommand: Command {
         var inputs: [CatalogService.Input] = []
         for file in files {
             if file == "-" {
-                inputs.append(.init(name: "stdin", bytes: context.io.stdin()))
+                inputs.append(.init(name: "stdin", bytes: try context.io.stdin()))
             } else {
                 let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
                 guard let bytes = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }

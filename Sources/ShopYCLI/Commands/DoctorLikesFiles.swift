@@ -131,7 +131,7 @@ extension DoctorCommand {
             } else if let expected = try? LikesCommit.expectedIndex(base), let actual = try? FileIO.readStoreFile(files.index) {
                 if base.index == nil {
                     index.status = "stale"
-                    index.problem = "it was built from another likes.json: the next change rebuilds it (--repair now)"
+                    index.problem = "it was built from another likes.json or edited (its checksum fails): the next change rebuilds it (--repair now)"
                 } else if actual != expected {
                     index.status = "mismatched"
                     index.problem = "it does not list what likes.json holds: --repair rebuilds it"

@@ -292,11 +292,11 @@ public struct LikesImportCommand: Command {
         let bytes: [UInt8]
         let shown: String
         if file == "-" {
-            bytes = context.io.stdin()
+            bytes = try context.io.stdin()
             shown = "stdin"
         } else {
             let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-            guard let read = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
+            guard let read = try FileIO.readImport(path, shown: file) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
             bytes = read
             shown = file
         }

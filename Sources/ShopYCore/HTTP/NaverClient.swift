@@ -218,15 +218,16 @@ public struct NaverClient: Sendable {
         case .tooLarge(let limit): return .responseTooLarge(limit)
         case .proxy(let proxy, let variable, let reason): return .unreachable(host: host, reason: .proxy(proxy: proxy, variable: variable, reason: reason))
         case .malformed(let text): return .badResponse(Sanitizer.clean(text))
-        case .unavailable(let library, _): return .networkingUnavailable(library: Sanitizer.clean(library))
+        case .unavailable(let library, let reason):
+            // SHOPY_LIBCURL's own file: the loader's words (they name it); the default: the library.
+            return .networkingUnavailable(library: Sanitizer.clean(library == "libcurl.so.4" || reason.isEmpty ? library : reason))
         case .other(let text): return .unreachable(host: host, reason: .other(Sanitizer.clean(text)))
         }
     }
 
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .truncated(let received, let expected): return "body cut off at \(received) of \(expected.map(String.init) ?? "?") bytes"
-        default: return "\(error)"
+        default: return error.plainWords
         }
     }
 

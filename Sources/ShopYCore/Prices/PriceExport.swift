@@ -1,5 +1,4 @@
 import Foundation
-import ShopYCore
 
 /// The price history and alerts in `likes export` (a `"prices"` member beside `"likes"`), and
 /// their import: an export without them (from an older shopy) imports as before.

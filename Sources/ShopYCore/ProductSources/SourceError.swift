@@ -76,7 +76,7 @@ public enum SourceError: ShopyError, Equatable {
             case .headers: return "the API's answer has more than \(limit.size) of header fields; shopy stopped reading it"
             }
         case .networkingUnavailable(let library):
-            return "networking needs libcurl (\(library)); install the libcurl4 package"
+            return library == "libcurl.so.4" ? "networking needs libcurl (\(library)); install the libcurl4 package" : "networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: \(library)"
         case .timeout(let seconds, let host):
             return "no answer from \(host) within \(Self.seconds(seconds))"
         case .unreachable(let host, let reason):

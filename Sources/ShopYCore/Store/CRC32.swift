@@ -7,11 +7,13 @@ enum CRC32 {
     }
 
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.withUnsafeBufferPointer { checksum($0) }
+    }
+
+    static func checksum(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { buffer in
-                for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-            }
+            for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         }
         return crc ^ 0xFFFF_FFFF
     }

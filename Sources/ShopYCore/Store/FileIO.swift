@@ -216,8 +216,7 @@ public enum FileIO {
             let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
             return try atomicWrite(bytes, to: destination.hasPrefix("/") ? destination : (path as NSString).deletingLastPathComponent + "/" + destination)
         }
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        let fd = try openExportDevice(path)
         defer { close(fd) }
         if let code = writeAll(bytes[...], to: fd) { throw .io(path: path, operation: "write to", errno: code) }
     }

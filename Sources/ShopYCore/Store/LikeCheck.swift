@@ -104,6 +104,10 @@ extension LikeCollection {
                             problem = StoredValueError(first == UInt8(ascii: "\"") ? "has an empty \"productId\"" : "has no \"productId\" string")
                             return
                         }
+                        guard LikeCollection.isProductID(quoted: UnsafeBufferPointer(rebasing: buffer[range])) else {
+                            problem = StoredValueError("has a \"productId\" that is not 1 to \(ProductID.maxLength) ASCII digits")
+                            return
+                        }
                         hasID = true
                     case .text, .likedAt:
                         guard first == UInt8(ascii: "\"") || isNull else {

@@ -211,6 +211,10 @@ package final class LikesBase: @unchecked Sendable {
         var elements: [LikeCollection.Element] = []
         let document = try SuiteDocument.parse(bytes, path: files.snapshot, suite: .likes, walking: "likes") { rest throws(StoredValueError) in
             let walked = try LikeCollection.elements(walking: rest)
+            if let twice = LikeCollection.firstDuplicate(walked.elements.map(\.id)) {
+                let line = bytes[..<walked.elements[twice.second].bytes.startIndex].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                throw StoredValueError("item \(twice.second + 1) (line \(line)) has the productId \(twice.id) of item \(twice.first + 1) again")
+            }
             elements = walked.elements
             return walked.length
         }

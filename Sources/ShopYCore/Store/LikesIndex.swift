@@ -43,12 +43,13 @@ struct SnapshotIdentity: Equatable {
 
 /// `likes.index`: derived from the snapshot, so that a search or a like reads ids, not likes.
 ///
-///     {"index":1,"snapshot":{"generation":…,"size":…,"inode":"…","modified":"…"},"count":N}
+///     {"index":1,"snapshot":{"generation":…,"size":…,"inode":"…","modified":"…"},"count":N,"crc":"8 hex digits"}
 ///     "ID"<TAB>OFFSET<TAB>LENGTH
 ///
 /// One line a like of the snapshot, sorted by the id's JSON string (bytes), with where the like's
-/// object is in likes.json. It is rebuilt whenever it does not match the snapshot it names;
-/// losing it loses nothing.
+/// object is in likes.json. It is rebuilt whenever it does not match the snapshot it names or
+/// its body does not match the header's CRC-32 (a line deleted or moved by hand: the binary
+/// search would miss ids); losing it loses nothing.
 package struct LikesIndex {
     static let version = 1
 
@@ -72,12 +73,7 @@ package struct LikesIndex {
     }
 
     static func build(_ entries: [Entry], identity: SnapshotIdentity) -> [UInt8] {
-        var header = JSONObject()
-        header.appendUnchecked("index", .int(version))
-        header.appendUnchecked("snapshot", identity.json)
-        header.appendUnchecked("count", .int(entries.count))
-        var out = JSONWriter.serialize(.object(header))
-        out.append(0x0A)
+        var out: [UInt8] = []
         let keyed = entries.map { (key: key($0.id), entry: $0) }.sorted { a, b in
             a.key == b.key ? a.entry.offset < b.entry.offset : a.key.lexicographicallyPrecedes(b.key)
         }
@@ -86,7 +82,12 @@ package struct LikesIndex {
             out += key
             out += Array("\t\(entry.offset)\t\(entry.length)\n".utf8)
         }
-        return out
+        var header = JSONObject()
+        header.appendUnchecked("index", .int(version))
+        header.appendUnchecked("snapshot", identity.json)
+        header.appendUnchecked("count", .int(entries.count))
+        header.appendUnchecked("crc", .string(CRC32.hex(CRC32.checksum(out[...]))))  // of the body: a tampered index is stale
+        return JSONWriter.serialize(.object(header)) + [0x0A] + out
     }
 
     /// Nil when the bytes are not an index this shopy can read.
@@ -99,7 +100,9 @@ package struct LikesIndex {
               header["index"]?.intValue == version, let count = header["count"]?.intValue,
               case .object(let snapshot)? = header["snapshot"],
               let size = snapshot["size"]?.intValue, let inode = snapshot["inode"]?.stringValue.flatMap({ UInt64($0) }),
-              let modified = snapshot["modified"]?.stringValue else { return nil }
+              let modified = snapshot["modified"]?.stringValue,
+              let crc = header["crc"]?.stringValue.flatMap({ UInt32($0, radix: 16) }),
+              CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[(end + 1)...])) == crc else { return nil }
         let identity = SnapshotIdentity(generation: snapshot["generation"]?.stringValue, size: size, inode: inode, modified: modified)
         return LikesIndex(storage: storage, bodyStart: end + 1, identity: identity, count: count)
     }

@@ -161,11 +161,15 @@ package enum LikesJournal {
                           object["op"]?.stringValue == "unlike", case .string(let id)? = object["productId"], !id.isEmpty else {
                         throw StoredValueError("is neither a like nor an unlike")
                     }
+                    guard ProductID.usable(id) == id else { throw StoredValueError("unlikes a \"productId\" that is not 1 to \(ProductID.maxLength) ASCII digits") }
                     changes.append(.remove(id))
                 }
             } catch {
                 throw StoredValueError("change \(n + 1) \(error.problem)")
             }
+        }
+        if let twice = LikeCollection.firstDuplicate(changes.compactMap { if case .add(let e) = $0 { return e.id } else { return nil } }) {
+            throw StoredValueError("likes productId \(twice.id) twice (changes \(twice.first + 1) and \(twice.second + 1) of its likes)")
         }
         return changes
     }

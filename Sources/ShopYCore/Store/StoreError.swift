@@ -17,6 +17,8 @@ public enum StoreError: ShopyError, Equatable {
     /// neither followed nor opened for reading or writing.
     case unsafeFile(path: String, kind: String)
     case notFound(String)
+    /// A file the user named (for `likes import` or `export`) that cannot be used: a FIFO, a device…
+    case unusableTarget(path: String, problem: String)
 
     public var message: String {
         switch self {
@@ -26,6 +28,7 @@ public enum StoreError: ShopyError, Equatable {
         case .invalidImport(let path, let problem): return "cannot import \(path): \(problem)"
         case .io(let path, let operation, let code): return "cannot \(operation) \(path): \(StoreError.describe(errno: code))"
         case .notFound(let what): return what
+        case .unusableTarget(let path, let problem): return "cannot use \(path): \(problem)"
         case .unsafeFile(let path, let kind): return "\(path) is \(kind), not a regular file: shopy neither follows nor uses it"
         }
     }
@@ -38,7 +41,7 @@ public enum StoreError: ShopyError, Equatable {
         case .unsafeFile(let path, let kind):
             if kind == "a symbolic link" { return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)" }
             return "'shopy doctor --repair' moves it aside (a lock is removed)"
-        case .io, .notFound: return nil
+        case .io, .notFound, .unusableTarget: return nil
         }
     }
 

@@ -28,6 +28,8 @@ public enum AnchorPlan {
 public struct Stitcher: Sendable {
     /// Values on the common scale, by series index; nil until placed.
     public private(set) var values: [[Double]?]
+    /// A stitch factor was not finite or outside 10⁻¹⁰…10¹⁰ (see `checkedNormalized`).
+    public private(set) var unscalable = false
 
     public init(count: Int) {
         values = Array(repeating: nil, count: count)
@@ -57,6 +59,7 @@ public struct Stitcher: Sendable {
         } else {
             return false
         }
+        if factor != 0 && !(factor.isFinite && (1 / Stitcher.maxFactor...Stitcher.maxFactor).contains(factor)) { unscalable = true }
         for (i, index) in series.enumerated() where index != anchor && values[index] == nil {
             values[index] = answer[i].map { $0 * factor }
         }

@@ -57,7 +57,7 @@ public struct TrendsFetcher: Sendable {
         if !left.isEmpty {
             trace("trends: cannot place \(left.map { "'\($0.name)'" }.joined(separator: ", ")): no anchor with clicks in their answer")
         }
-        let normalized = stitcher.normalized()
+        let normalized = try stitcher.checkedNormalized()
         let rows = comparison.series.indices.compactMap { i in
             normalized[i].map { TrendsResult.Row(series: comparison.series[i], group: nil, values: $0) }
         }

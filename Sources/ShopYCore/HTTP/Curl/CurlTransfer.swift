@@ -87,8 +87,9 @@ final class CurlTransfer: @unchecked Sendable {
         set(CSHOPY_CURLOPT_TCP_KEEPALIVE, 1)
         set(CSHOPY_CURLOPT_TIMEOUT_MS, max(1, timeoutMilliseconds))
         set(CSHOPY_CURLOPT_CONNECTTIMEOUT_MS, max(1, min(timeoutMilliseconds, Self.connectTimeoutMilliseconds)))
-        // Every encoding curl can decode (gzip at least); the body cap counts decoded bytes.
-        set(CSHOPY_CURLOPT_ACCEPT_ENCODING, "")
+        // gzip and deflate (every libcurl decodes them; an answer in another is refused as
+        // malformed, see `framingProblem`); the body cap counts decoded bytes.
+        set(CSHOPY_CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
         set(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, offset: Int64(ResponseLimit.maxBodyBytes))
         // The proxy chosen here is the one used: set explicitly (or "" for none), with curl's
         // own no_proxy reading turned off so that the two can never disagree.
@@ -200,6 +201,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// What the request came to, once curl reports `code` (a CURLcode).
     func outcome(_ code: Int32) -> Result<HTTPResponse, TransportError> {
+        if let problem = CurlTransfer.framingProblem(headerFields, decodes: CurlTransfer.decodedEncodings) { return .failure(.malformed(problem)) }
         guard code == 0 else { return .failure(classify(code)) }
         var status = 0
         _ = cshopy_curl_easy_getinfo_long(easy, CSHOPY_CURLINFO_RESPONSE_CODE, &status)
@@ -235,6 +237,12 @@ final class CurlTransfer: @unchecked Sendable {
             return proxyFailure(errorText ?? "the proxy handshake failed")
         case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
             return .tls
+        case 8 where (errorText ?? "").lowercased().contains("content-length"):  // curl refused the framing
+            return .malformed("its Content-Length is not one non-negative number (\(errorText ?? ""))")
+        case 27 where !headersComplete, 100 where !headersComplete:  // CURLE_OUT_OF_MEMORY, CURLE_TOO_LARGE: a header line over curl's own cap
+            return .tooLarge(.headers)
+        case 1 where (errorText ?? "").contains("HTTP"):  // CURLE_UNSUPPORTED_PROTOCOL: a status line that does not parse, HTTP/0.9
+            return .malformed("its status line is not HTTP/1.x or HTTP/2 (\(errorText ?? ""))")
         case 61:  // CURLE_BAD_CONTENT_ENCODING
             return .malformed("its content encoding is corrupt")
         case 8, 16, 18, 23, 52, 55, 56, 92:

@@ -15,7 +15,10 @@ public struct CurlTransport: HTTPTransport {
         guard remaining > .zero else { throw .timeout }
         let driver = try CurlDriver.shared.get()
         let (seconds, attoseconds) = remaining.components
-        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        // Rounded up, plus 2 ms: curl's own clock starts when the handle is added and its timer
+        // may fire a fraction of a millisecond early, and a transfer must never end before the
+        // caller's deadline (seen: 799.6 ms for an 800 ms deadline).
+        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000) &+ 2
         let transfer = try CurlTransfer.make(request, timeoutMilliseconds: min(milliseconds, 3_600_000 * 24),
                                              proxy: ProxyEnvironment.proxy(for: request.url))
         let outcome = await withTaskCancellationHandler {

@@ -14,6 +14,11 @@ enum LibCurl {
 
     private static func load(_ override: String?) -> Result<String, TransportError> {
         let name = override.flatMap { $0.isEmpty ? nil : $0 } ?? defaultName
+        // dlopen of a FIFO would block forever: a path must be a regular file (links followed).
+        var info = stat()
+        if name.contains("/"), stat(name, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            return .failure(.unavailable(library: name, reason: "\(name) is \(FileIO.kind(ofMode: info.st_mode)), not a regular file"))
+        }
         var error = [CChar](repeating: 0, count: 512)
         let status = error.withUnsafeMutableBufferPointer { buffer in
             cshopy_curl_load(name, buffer.baseAddress, buffer.count)
