@@ -4,22 +4,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 
-final class LikeIdentityTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "shopy-identity-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
-        super.tearDown()
-    }
-
-    private func like(_ id: String) -> Like {
-        Like(product: Product(productId: id, title: "상품", price: 1000, mall: "몰"), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1000)
-    }
+final class LikeIdentityTests: StoreDirectoryTestCase {
 
     private func contents(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { Array($0) } }
 

@@ -5,22 +5,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 
-final class LikesIndexCheckTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "shopy-index-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
-        super.tearDown()
-    }
-
-    private func like(_ id: String) -> Like {
-        Like(product: Product(productId: id, title: "상품", price: 1000, mall: "몰"), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1000)
-    }
+final class LikesIndexCheckTests: StoreDirectoryTestCase {
 
     func testATamperedIndexIsStaleAndRebuilt() throws {
         let store = SettingsStore(directory: directory + "/home")

@@ -2,6 +2,7 @@
 
 import Foundation
 import XCTest
+@testable import ShopYCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,5 +33,25 @@ extension XCTestCase {
             throw XCTSkip("cannot listen on loopback: \(errno)")
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
+
+/// A test case with a fresh store directory of its own (removed afterwards) and a way to make
+/// a like, for the store's file-level tests.
+class StoreDirectoryTestCase: XCTestCase {
+    var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "shopy-store-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+        super.tearDown()
+    }
+
+    func like(_ id: String) -> Like {
+        Like(product: Product(productId: id, title: "상품", price: 1000, mall: "몰"), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1000)
     }
 }
