@@ -58,7 +58,7 @@ final class SearchCommandTests: XCTestCase {
             XCTAssertTrue(row[1].allSatisfy(\.isNumber), row[1])
         }
         // The notice, once, on stderr, naming both variables.
-        XCTAssertEqual(run.stderr, CatalogSource.notice + "\n")
+        XCTAssertEqual(run.stderr, "shopy: " + CatalogSource.notice + "\n")
         XCTAssertTrue(run.stderr.contains("NAVER_CLIENT_ID"))
         XCTAssertTrue(run.stderr.contains("NAVER_CLIENT_SECRET"))
         XCTAssertTrue(run.stderr.hasPrefix("shopy: "))

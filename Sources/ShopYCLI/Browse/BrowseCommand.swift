@@ -46,7 +46,8 @@ public struct BrowseCommand: Command {
         // Notices and warnings would land on the screen: they are dropped; errors show in the status line.
         var io = context.io
         io.stderr = OutputSink()
-        let quiet = Context(io: io, transport: context.transport, store: context.store, network: context.network, catalog: context.catalog)
+        var quiet = Context(io: io, transport: context.transport, store: context.store, network: context.network, catalog: context.catalog)
+        quiet.diagnosticsSink = DiscardedDiagnostics()
         let terminal = BrowseTerminal(modes: modes, color: context.io.colorEnabled(terminal: true))
         let services = try LiveBrowseServices(context: quiet, source: source, timeout: 10, terminalWrite: { [terminal] in terminal.writeRaw($0) })
         services.withTerminalReleased = { [terminal] body in terminal.released(body) }

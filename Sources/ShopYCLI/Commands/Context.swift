@@ -16,6 +16,14 @@ public struct Context: Sendable {
     /// The catalog behind `--source catalog` (tests may replace it).
     public var catalog: @Sendable () -> Catalog
 
+    /// Where notices, warnings and hints go instead of the CLI's stderr (tests collect them; a
+    /// screen that owns the terminal discards them). nil: `StderrDiagnostics`.
+    package var diagnosticsSink: (any DiagnosticsSink)?
+
+    /// Notices, warnings and hints from the work: printed by the CLI in one place (notices not
+    /// with --quiet), or wherever `diagnosticsSink` sends them.
+    package var diagnostics: any DiagnosticsSink { diagnosticsSink ?? StderrDiagnostics(io: io) }
+
     /// Whether `catalog` is the default (the embedded items plus the local catalog in SHOPY_HOME).
     let usesLocalCatalog: Bool
 
@@ -40,9 +48,8 @@ public struct Context: Sendable {
         switch kind {
         case .catalog:
             if requested == nil {
-                let text = CatalogSource.notice(environment: io.environment)
                 // On a terminal, wrapped to its width; in a pipe or a log, one line.
-                io.notice(io.stderrIsTerminal ? Help.wrap(text, width: io.columns, indent: 0, hanging: 7).joined(separator: "\n") : text)
+                diagnostics.notice(TerminalText(sanitizing: CatalogSource.notice(environment: io.environment)), wraps: true)
             }
             return CatalogSource(catalog: usesLocalCatalog ? try Catalog.current(environment: io.environment) : catalog())
         case .naver:
