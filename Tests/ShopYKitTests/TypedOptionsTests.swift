@@ -221,3 +221,21 @@ final class TypedOptionsTests: XCTestCase {
     }
 }
 
+
+final class HelpTopicsTests: XCTestCase {
+    func testEnvironmentAndFilesTopicsComeFromTheTable() async {
+        let environment = await Shell.run(["help", "environment"], environment: ["COLUMNS": "100"])
+        XCTAssertEqual(environment.code, 0)
+        for row in EnvironmentTable.variables { XCTAssertTrue(environment.stdout.contains(row.label), row.label) }
+        let files = await Shell.run(["help", "files"], environment: ["COLUMNS": "100"])
+        XCTAssertEqual(files.code, 0)
+        for row in EnvironmentTable.files { XCTAssertTrue(files.stdout.contains(row.label), row.label) }
+        let root = await Shell.run(["help"])
+        XCTAssertTrue(root.stdout.contains("help environment") && root.stdout.contains("help files"), root.stdout)
+        let completer = Completer(commands: ShopY.commands.map { $0.fullSpec }, store: nil)
+        guard case .candidates(let found) = completer.complete(["help", "e"]) else { return XCTFail() }
+        XCTAssertEqual(found.map(\.value), ["environment"])
+        let unknown = await Shell.run(["help", "environmnt"])
+        XCTAssertEqual(unknown.code, 64)
+    }
+}

@@ -132,6 +132,10 @@ public enum ShopY {
             io.stdout.write(ManPage.render(commands: specs, version: version))
             return .ok
         }
+        if arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) {
+            io.stdout.write(text)
+            return .ok
+        }
         switch CommandTree.spec(arguments, in: specs) {
         case .success(let (spec, path)):
             io.stdout.write(Help.text(for: spec, path: path, width: io.columns))

@@ -48,7 +48,9 @@ public struct Completer {
                 guard let spec = level.first(where: { $0.name == word }) else { return .candidates([]) }
                 level = spec.subcommands
             }
-            return filtered(level.map { ($0.name, $0.abstract) }, current)
+            var found = level.map { ($0.name, $0.abstract) }
+            if before.count == 1 { found += HelpTopics.names.map { ($0, "help topic") } }
+            return filtered(found, current)
         }
         guard var spec = commands.first(where: { $0.name == name }) else { return .candidates([]) }
         var path = name
