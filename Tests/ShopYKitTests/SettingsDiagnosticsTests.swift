@@ -192,3 +192,23 @@ final class SettingsDiagnosticsTests: XCTestCase {
         }
     }
 }
+
+final class ConfigReachTests: XCTestCase {
+    /// A key of a command reaches its subcommands (`trends categories`), and every command a key
+    /// names declares the option the key is the default of (the config layer fills options by
+    /// name, so a rename would otherwise go unnoticed).
+    func testKeysReachSubcommandsAndNameDeclaredOptions() async {
+        let run = await Shell.run(["trends", "categories", "--list", "패션"], environment: ["SHOPY_FORMAT": "json"])
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("{") || run.stdout.hasPrefix("["), run.stdout)
+        let tree = CommandTree.all(ShopY.commands.map { $0.fullSpec })
+        for key in ConfigKey.all where key.name != "catalog.record" {
+            for path in key.commands {
+                let specs = tree.filter { $0.path == path || $0.path.hasPrefix(path + " ") }
+                XCTAssertTrue(specs.contains { $0.spec.option(named: key.option) != nil }, "\(key.name): no command under '\(path)' takes --\(key.option)")
+            }
+        }
+        XCTAssertTrue(ConfigKey.all.first { $0.name == "timeout" }!.applies(to: "trends keywords"))
+        XCTAssertFalse(ConfigKey.all.first { $0.name == "sort" }!.applies(to: "rank"))
+    }
+}

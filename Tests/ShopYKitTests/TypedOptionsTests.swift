@@ -237,5 +237,6 @@ final class HelpTopicsTests: XCTestCase {
         XCTAssertEqual(found.map(\.value), ["environment"])
         let unknown = await Shell.run(["help", "environmnt"])
         XCTAssertEqual(unknown.code, 64)
+        XCTAssertEqual(unknown.stderr, "shopy: no help for unknown command 'environmnt'\nhint: did you mean 'environment'?\n")
     }
 }

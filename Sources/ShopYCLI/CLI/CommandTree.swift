@@ -25,7 +25,8 @@ enum CommandTree {
 
     /// The spec that `names` (`["config", "get"]`) lead to in `specs`, with its path; the usage
     /// error naming the first word that is not a command there.
-    static func spec(_ names: [String], in specs: [CommandSpec]) -> Result<(CommandSpec, String), UsageError> {
+    /// `topics`: other words the first one may be (`environment`), for did-you-mean.
+    static func spec(_ names: [String], in specs: [CommandSpec], topics: [String] = []) -> Result<(CommandSpec, String), UsageError> {
         var level = specs
         var found: CommandSpec?
         var path: [String] = []
@@ -33,7 +34,7 @@ enum CommandTree {
             guard let spec = level.first(where: { $0.name == name }) else {
                 let what = path.isEmpty ? "command" : "subcommand"
                 let shown = (path + [Sanitizer.clean(name)]).joined(separator: " ")
-                let hint = Suggest.closest(to: name, among: level.map(\.name)).map { "did you mean '\((path + [$0]).joined(separator: " "))'?" }
+                let hint = Suggest.closest(to: name, among: level.map(\.name) + (path.isEmpty ? topics : [])).map { "did you mean '\((path + [$0]).joined(separator: " "))'?" }
                     ?? (path.isEmpty ? "see 'shopy --help' for the commands" : "subcommands of '\(path.joined(separator: " "))': \(level.map(\.name).joined(separator: ", "))")
                 return .failure(UsageError("no help for unknown \(what) '\(shown)'", hint: level.isEmpty ? "'shopy \(path.joined(separator: " "))' has no subcommands" : hint))
             }

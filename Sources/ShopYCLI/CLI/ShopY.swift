@@ -136,7 +136,7 @@ public enum ShopY {
             io.stdout.write(text)
             return .ok
         }
-        switch CommandTree.spec(arguments, in: specs) {
+        switch CommandTree.spec(arguments, in: specs, topics: HelpTopics.names) {
         case .success(let (spec, path)):
             io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
             return .ok
