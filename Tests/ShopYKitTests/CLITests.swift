@@ -187,7 +187,7 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(error.message, "invalid --sort 'dat'; valid values: sim, date, asc, dsc")
             XCTAssertEqual(error.hint, "did you mean 'date'?")
         }
-        XCTAssertEqual(try ArgumentParser.integer(" 7 ", option: "size", in: 1...100), 7)
+        XCTAssertThrowsError(try ArgumentParser.integer(" 7 ", option: "size", in: 1...100), "whitespace is refused (issue 12)")
         XCTAssertThrowsError(try ArgumentParser.integer("0", option: "size", in: 1...100))
         XCTAssertThrowsError(try ArgumentParser.integer("101", option: "size", in: 1...100))
         XCTAssertThrowsError(try ArgumentParser.integer("5.5", option: "size", in: 1...100))

@@ -76,38 +76,54 @@ public struct CommandSpec: Sendable {
     }
 
     /// Options every command takes.
-    public static let commonOptions: [OptionSpec] = [
-        OptionSpec("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown."),
-        OptionSpec("help", short: "h", help: "Show help information."),
-        OptionSpec("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print."),
-        OptionSpec("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
-                   choices: ColorMode.allCases.map(\.rawValue)),
-    ]
+    public static let commonOptions: [OptionSpec] = [GlobalOptions.verbose.spec, GlobalOptions.help.spec, GlobalOptions.quiet.spec, GlobalOptions.color.spec]
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
     func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
 }
 
-/// What the parser found.
+/// The options every command takes, declared once (the parser adds them to every spec).
+public enum GlobalOptions {
+    public static let verbose = Option.flag("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown.")
+    public static let help = Option.flag("help", short: "h", help: "Show help information.")
+    public static let quiet = Option.flag("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print.")
+    public static let color = Option.optional("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
+                                              type: ValueType<ColorMode>.choice())
+}
+
+/// What the parser found. Commands read it through their `Option` declarations
+/// (`try Self.size.read(parsed)`, `parsed[Self.watch]`).
 public struct ParsedArguments: Sendable, Equatable {
     public var positionals: [String] = []
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
+    /// The options of the command this was parsed for; reading any other one is a programming
+    /// error (it traps in debug builds). Nil when built by hand (tests).
+    public var declared: Set<String>?
 
     public init() {}
 
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    // The old way, by name, for the commands not yet converted to `Option` declarations.
+    // A typo here is a silent nil; new code reads through an `Option`.
+    public func value(_ name: String) -> String? { checkDeclared(name); return values[name]?.last }
+    public func all(_ name: String) -> [String] { checkDeclared(name); return values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { checkDeclared(name); return flags.contains(name) }
     public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
-    public var wantsHelp: Bool { flags.contains("help") }
-    public var verbose: Bool { flags.contains("verbose") }
+
+    public var wantsHelp: Bool { self[GlobalOptions.help] }
+    public var verbose: Bool { self[GlobalOptions.verbose] }
+
+    /// Traps (debug builds, so every test) when `name` is not an option of the command.
+    func checkDeclared(_ name: String) {
+        assert(declared?.contains(name) ?? true, "option --\(name) is read but not declared by the command")
+    }
 }
 
 public enum ArgumentParser {
     /// Parses the arguments after the command name.
     public static func parse(_ arguments: [String], for spec: CommandSpec, commandPath: String) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(spec.options.map(\.name))
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -194,7 +210,7 @@ public enum ArgumentParser {
     /// With `aboveLowerBound` the lower bound itself is refused (`--timeout 0`).
     public static func decimal(_ value: String, option: String, in range: ClosedRange<Double>, unit: String,
                                aboveLowerBound: Bool = false) throws(UsageError) -> Double {
-        let text = value.trimmingASCIIWhitespace()
+        let text = value  // no trimming: ' 2' is refused, as every number is
         let span = aboveLowerBound ? "more than \(format(range.lowerBound)) and at most \(format(range.upperBound))"
                                    : "from \(format(range.lowerBound)) to \(format(range.upperBound))"
         let expected = "expected \(unit) as a decimal number \(span)"
@@ -215,14 +231,29 @@ public enum ArgumentParser {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// A whole number in `range`.
+    /// A whole number in `range`: ASCII digits (an optional sign), nothing around them, so
+    /// `' 5'` is refused like `5x`.
     public static func integer(_ value: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let number = Int(value.trimmingASCIIWhitespace()) else {
-            throw UsageError("invalid --\(option) '\(value)': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        guard let number = wholeNumber(value) else {
+            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         guard range.contains(number) else {
             throw UsageError("invalid --\(option) \(number): must be from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// A whole number from `lowerBound` up (`--page`).
+    public static func integer(_ value: String, option: String, from lowerBound: Int) throws(UsageError) -> Int {
+        guard let number = wholeNumber(value), number >= lowerBound else {
+            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': expected a whole number from \(lowerBound)")
+        }
+        return number
+    }
+
+    /// `Int(text)` takes a sign and digits only (no whitespace), and nil past Int's range.
+    static func wholeNumber(_ text: String) -> Int? {
+        guard text.utf8.count <= 32 else { return nil }
+        return Int(text)
     }
 }

@@ -40,6 +40,8 @@ public enum Help {
             out += row(label: command.name, text: command.abstract, width: width)
         }
         out += row(label: "help [<command>]", text: "Show help for shopy or one command.", width: width)
+        out += row(label: "help environment", text: "The environment variables shopy reads.", width: width)
+        out += row(label: "help files", text: "The files shopy keeps in SHOPY_HOME.", width: width)
         out += row(label: "help --man", text: "Write the manual page shopy(1) as roff: shopy help --man | man -l -", width: width)
         out.append("")
         out.append("OPTIONS:")

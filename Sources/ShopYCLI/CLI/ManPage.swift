@@ -1,27 +1,6 @@
 import ShopYCore
 /// `shopy help --man`: shopy(1) as roff (man macros), from the same declarations as `--help`.
 public enum ManPage {
-    /// The variables shopy reads, for the ENVIRONMENT section.
-    public static let environment: [(String, String)] = [
-        ("NAVER_CLIENT_ID, NAVER_CLIENT_SECRET", "The application's keys. With both set the naver source is the default. Never printed."),
-        ("SHOPY_API_BASE", "Base URL of the API (default https://openapi.naver.com): a compatible server or shopy-emulator."),
-        ("SHOPY_HOME", "Where shopy keeps its files."),
-        ("XDG_DATA_HOME", "Used when SHOPY_HOME is not set."),
-        ("NO_COLOR", "Set (to anything): no colour, unless --color always."),
-        ("CLICOLOR_FORCE", "Set and not 0: colour even when not on a terminal (NO_COLOR wins)."),
-        ("COLUMNS", "Width for tables and help (else the terminal's, else 80)."),
-        ("BROWSER", "Programs for shopy open, colon-separated; %s stands for the link."),
-        ("HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "Proxies."),
-    ]
-
-    public static let files: [(String, String)] = [
-        ("likes.json", "The likes."),
-        ("state.json", "The search history and the rows of the last listing."),
-        ("preferences.json", "History recording, the default popular sections and the config (shopy config)."),
-        (".likes.lock, .state.lock, .preferences.lock", "Lock files."),
-        ("likes-backup-TIME.json", "Written by shopy likes clear."),
-    ]
-
     public static func exitMeaning(_ code: ExitCode) -> String {
         switch code {
         case .ok: return "Success (no results is success; so is \"not in the top N\")."
@@ -54,18 +33,13 @@ public enum ManPage {
         for option in CommandSpec.commonOptions { tagged(option.displayName, option.help, into: &out, bold: true) }
         tagged("--version", "Show the version (before any command).", into: &out, bold: true)
         out.append(".SH COMMANDS")
-        for spec in commands {
-            command(spec, path: spec.name, into: &out)
-            for sub in spec.subcommands { command(sub, path: spec.name + " " + sub.name, into: &out) }
-        }
+        // Every command and subcommand, to any depth.
+        for (spec, path) in CommandTree.all(commands) { command(spec, path: path, into: &out) }
         out.append(".SH ENVIRONMENT")
-        for (name, meaning) in environment { tagged(name, meaning, into: &out) }
-        for key in ConfigKey.all {
-            tagged(key.variable, "The default of --\(key.name) (\(key.accepts)); beats 'shopy config', is beaten by the option.", into: &out)
-        }
+        for row in EnvironmentTable.variables { tagged(row.label, row.meaning, into: &out) }
         out.append(".SH FILES")
         out += filled("In $SHOPY_HOME, else $XDG_DATA_HOME/shopy, else ~/.local/share/shopy:")
-        for (name, meaning) in files { tagged(name, meaning, into: &out) }
+        for row in EnvironmentTable.files { tagged(row.label, row.meaning, into: &out) }
         out.append(".SH EXIT STATUS")
         for code in ExitCode.allCases { tagged(String(code.rawValue), exitMeaning(code), into: &out) }
         out.append(".SH SEE ALSO")

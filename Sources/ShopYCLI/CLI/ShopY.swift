@@ -13,10 +13,10 @@ public protocol Command: Sendable {
 extension Command {
     public static var subcommands: [any Command.Type] { [] }
 
-    /// The spec with its subcommands listed, for help.
+    /// The spec with its subcommands (and theirs, to any depth) listed, for help.
     static var fullSpec: CommandSpec {
         var spec = self.spec
-        spec.subcommands = subcommands.map { $0.spec }
+        spec.subcommands = subcommands.map { $0.fullSpec }
         return spec
     }
 }
@@ -61,7 +61,9 @@ public enum ShopY {
         return code.rawValue
     }
 
-    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?, network: any NetworkProvider) async -> ExitCode {
+    /// `commands`: the command tree (tests hand in one of their own).
+    static func run(_ arguments: [String], io: IO, transport: (any HTTPTransport)?, network: any NetworkProvider,
+                    commands: [any Command.Type] = ShopY.commands) async -> ExitCode {
         // The one store of this run (constructing it touches no file).
         let store = SettingsStore(environment: io.environment)
         let specs = commands.map { $0.fullSpec }
@@ -77,13 +79,13 @@ public enum ShopY {
             io.stdout.line("shopy \(version)")
             return .ok
         case "help":
-            return help(Array(arguments.dropFirst()), io: io)
+            return help(Array(arguments.dropFirst()), io: io, commands: commands)
         case "__complete":
             return CompletionsCommand.answer(Array(arguments.dropFirst()), io: io, store: store)
         default:
             break
         }
-        guard var type = commands.first(where: { $0.spec.name == first }) else {
+        guard let top = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
             if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
                 error = UsageError("unknown option '\(Sanitizer.clean(first))'", hint: "did you mean '\(near)'?")
@@ -96,13 +98,7 @@ public enum ShopY {
             }
             return report(error, io: io)
         }
-        var rest = Array(arguments.dropFirst())
-        var path = type.spec.name
-        if let name = rest.first, let sub = type.subcommands.first(where: { $0.spec.name == name }) {
-            type = sub
-            path += " " + name
-            rest.removeFirst()
-        }
+        let (type, path, rest) = CommandTree.descend(top, path: first, words: Array(arguments.dropFirst()))
         let spec = type.fullSpec
         do {
             var parsed = try ArgumentParser.parse(rest, for: spec, commandPath: path)
@@ -110,11 +106,12 @@ public enum ShopY {
                 io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
                 return .ok
             }
+            if let error = CommandTree.unknownSubcommand(type, path: path, parsed: parsed) { throw error }
             var io = io
-            let config = try ConfigDefaults.resolve(io: io, store: store, path: path)
-            config.apply(to: &parsed, spec: spec, path: path)
+            let config = ConfigDefaults.resolve(io: io, store: store, path: path)
+            try config.apply(to: &parsed, spec: spec, path: path)
             io.colorMode = try config.colorMode(parsed)
-            io.quiet = parsed.flag("quiet")
+            io.quiet = parsed[GlobalOptions.quiet]
             let command = try type.init(parsed)
             let context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
             return try await command.run(context)
@@ -123,27 +120,29 @@ public enum ShopY {
         }
     }
 
-    static func help(_ arguments: [String], io: IO) -> ExitCode {
+    /// `shopy help`, `shopy help --man`, `shopy help a b c` (any depth).
+    static func help(_ arguments: [String], io: IO, commands: [any Command.Type] = ShopY.commands) -> ExitCode {
         let specs = commands.map { $0.fullSpec }
-        guard let name = arguments.first else {
+        guard arguments.first != nil else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok
         }
-        if name == "--man" {
+        if arguments.first == "--man" {
             guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
             io.stdout.write(ManPage.render(commands: specs, version: version))
             return .ok
         }
-        guard let spec = specs.first(where: { $0.name == name }) else {
-            let hint = Suggest.closest(to: name, among: specs.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'shopy --help' for the commands"
-            return report(UsageError("no help for unknown command '\(name)'", hint: hint), io: io)
-        }
-        if arguments.count > 1, let sub = spec.subcommands.first(where: { $0.name == arguments[1] }) {
-            io.stdout.write(Help.text(for: sub, path: "\(spec.name) \(sub.name)", width: io.columns))
+        if arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) {
+            io.stdout.write(text)
             return .ok
         }
-        io.stdout.write(Help.text(for: spec, path: spec.name, width: io.columns))
-        return .ok
+        switch CommandTree.spec(arguments, in: specs, topics: HelpTopics.names) {
+        case .success(let (spec, path)):
+            io.stdout.write(Help.text(for: spec, path: path, width: io.columns))
+            return .ok
+        case .failure(let error):
+            return report(error, io: io)
+        }
     }
 
     /// `shopy: message` and at most one `hint:` line on stderr; the exit code for the error.

@@ -3,8 +3,8 @@ import ShopYCore
 public enum CatalogRecording {
     /// Whether recording is on for this run (SHOPY_CATALOG_RECORD, else preferences.json).
     public static func isOn(_ io: IO, store: SettingsStore) -> Bool {
-        let resolution = try? ConfigDefaults.resolve(io: io, store: store, path: "search")
-        return resolution?.entry("catalog.record")?.value == "true"
+        let resolution = ConfigDefaults.resolve(io: io, store: store, path: "search")
+        return resolution.entry("catalog.record")?.value == "true"
     }
 
     /// The recorder for a naver source, nil when recording is off. A failure to record is a

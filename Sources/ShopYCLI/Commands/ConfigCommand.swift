@@ -5,7 +5,7 @@ public struct ConfigCommand: Command {
         name: "config",
         abstract: "Show or change the defaults of options (source, size, sort, format, color, quiet, rate, timeout).",
         discussion: "A command-line option beats the environment (SHOPY_SOURCE, SHOPY_SIZE, SHOPY_SORT, SHOPY_FORMAT, SHOPY_COLOR or NO_COLOR/CLICOLOR_FORCE, SHOPY_QUIET, SHOPY_RATE, SHOPY_TIMEOUT), which beats the config, which beats the built-in default. 'shopy config' alone is 'shopy config list'.",
-        options: [OptionSpec("json", help: "List as JSON: {\"config\": [{key, value, origin, variable, default}]}.")],
+        options: [ConfigListCommand.jsonOption.withHelp("List as JSON: {\"config\": [{key, value, origin, variable, default, problem}]}.").spec],
         examples: ["shopy config list", "shopy config set source catalog", "shopy config set size 50", "shopy config get format",
                    "shopy config unset size", "shopy config list --json"])
 
@@ -13,12 +13,8 @@ public struct ConfigCommand: Command {
 
     let list: ConfigListCommand
 
+    /// (A mistyped subcommand never gets here: the dispatcher refuses it, with did-you-mean.)
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        if let first = parsed.positionals.first {
-            let names = Self.subcommands.map { $0.spec.name }
-            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy config \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
-            throw UsageError("unknown subcommand 'config \(Sanitizer.clean(first))'", hint: hint)
-        }
         list = try ConfigListCommand(parsed)
     }
 
@@ -26,16 +22,18 @@ public struct ConfigCommand: Command {
 
     static func resolution(_ context: Context) throws -> ConfigResolution {
         let stored = try LikeSupport.store(context).read { $0.config }
-        return try ConfigResolution.resolve(environment: context.io.environment, stored: stored)
+        return ConfigResolution.resolve(environment: context.io.environment, stored: stored)
     }
 
     static func json(_ entry: ConfigResolution.Entry) -> JSONValue {
         var o = JSONObject()
         o.appendUnchecked("key", .string(entry.key.name))
-        o.appendUnchecked("value", .string(entry.value ?? entry.key.builtIn))
+        o.appendUnchecked("value", .string(entry.shown))
         o.appendUnchecked("origin", .string(entry.origin.name))
         o.appendUnchecked("variable", .string(orNull: { if case .environment(let v) = entry.origin { return v } else { return nil } }()))
         o.appendUnchecked("default", .string(entry.key.builtIn))
+        // Why the value is refused (commands that would use it stop with 64); null when fine.
+        o.appendUnchecked("problem", .string(orNull: entry.invalid?.message))
         return .object(o)
     }
 
@@ -52,14 +50,16 @@ public struct ConfigCommand: Command {
 public struct ConfigListCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "list", abstract: "Show every key, its value and where the value comes from (environment, config or default).",
-        options: [OptionSpec("json", help: "As JSON: {\"config\": [{key, value, origin, variable, default}]}.")],
+        options: [jsonOption.spec],
         examples: ["shopy config list", "shopy config list --json"])
+
+    static let jsonOption = Option.flag("json", help: "As JSON: {\"config\": [{key, value, origin, variable, default, problem}]}.")
 
     var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else { throw UsageError("config list takes no arguments") }
-        json = parsed.flag("json")
+        json = parsed[Self.jsonOption]
     }
 
     /// Every key with its value and where the value comes from.
@@ -73,15 +73,17 @@ public struct ConfigGetCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "get", abstract: "Print the value a key has now (from the environment, the config or the default).",
         arguments: [ArgumentSpec("key", help: "One of: \(ConfigKey.names.joined(separator: ", ")).")],
-        options: [OptionSpec("json", help: "As JSON: {key, value, origin, variable, default}.")],
+        options: [jsonOption.spec],
         examples: ["shopy config get size"])
+
+    static let jsonOption = Option.flag("json", help: "As JSON: {key, value, origin, variable, default, problem}.")
 
     var key: ConfigKey
     var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         key = try ConfigCommand.key(parsed, verb: "get", count: 1)
-        json = parsed.flag("json")
+        json = parsed[Self.jsonOption]
     }
 
     /// The key's value now and its origin.

@@ -24,7 +24,7 @@ extension DoctorCommand {
         case .success(let contents):
             records = contents
             let count = contents.records.count
-            items.entries = "\(Money.grouped(count)) item\(count == 1 ? "" : "s")"
+            items.entries = Plural.count(count, "item")
         case .failure(let error):
             items.record(error)
             if repair && items.status != "unsafe" {
@@ -52,7 +52,7 @@ extension DoctorCommand {
                         index.status = "mismatched"
                         index.problem = "it does not list catalog.json's items as they are"
                     } else {
-                        index.entries = "\(Money.grouped(mapped.layout.keyCount)) keys"
+                        index.entries = Plural.count(mapped.layout.keyCount, "key")
                     }
                 }
             case .failure(let error):

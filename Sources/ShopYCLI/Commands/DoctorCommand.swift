@@ -12,20 +12,20 @@ public struct DoctorCommand: ResultCommand {
         name: "doctor",
         abstract: "Check shopy's files; with --repair, move damaged ones aside and start fresh.",
         discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed. A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
-        options: [
-            OptionSpec("repair", help: "Fix what can be fixed (see above)."),
-            CommonOptions.format, CommonOptions.json,
-        ],
+        options: [repairOption.spec] + formats.specs,
         examples: ["shopy doctor", "shopy doctor --repair"])
+
+    static let repairOption = Option.flag("repair", help: "Fix what can be fixed (see above).")
+    /// A report, not a listing: a table or JSON.
+    static let formats = FormatOptions(accepting: [OutputFormat.table, .json], notes: [.table: "default"])
 
     public var repair: Bool
     public var format: OutputFormat?
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else { throw UsageError("doctor takes no arguments") }
-        repair = parsed.flag("repair")
-        format = try CommonOptions.format(parsed)
-        if let format, format != .json && format != .table { throw UsageError("doctor prints a table or json") }
+        repair = parsed[Self.repairOption]
+        format = try Self.formats.read(parsed)
     }
 
     struct FileReport {
@@ -61,6 +61,9 @@ public struct DoctorCommand: ResultCommand {
         var directory: String
         var directoryMode: mode_t?
         var repaired: Bool
+        /// Environment variables and config values that commands refuse (they stop with 64
+        /// when they would use one).
+        var settings: [ConfigResolution.Entry] = []
     }
 
     /// Checks every file (and with --repair fixes what can be fixed); prints nothing.
@@ -97,7 +100,11 @@ public struct DoctorCommand: ResultCommand {
         } else if !stale.isEmpty {
             notes.append("\(stale.count) temporary file\(stale.count == 1 ? "" : "s") left by killed processes (--repair removes them)")
         }
-        return Report(files: reports, notes: notes, directory: store.directory, directoryMode: directoryMode, repaired: repair)
+        // The settings as every command resolves them (a damaged preferences.json is a file
+        // problem above; its values are then not read).
+        let stored = (try? store.read { $0.config }) ?? [:]
+        let settings = ConfigResolution.resolve(environment: context.io.environment, stored: stored).invalidEntries
+        return Report(files: reports, notes: notes, directory: store.directory, directoryMode: directoryMode, repaired: repair, settings: settings)
     }
 
     public var presenter: DoctorPresenter { DoctorPresenter(format: format) }

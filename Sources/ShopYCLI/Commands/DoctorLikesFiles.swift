@@ -62,6 +62,11 @@ extension DoctorCommand {
         return reports
     }
 
+    /// `3 changes in 2 transactions since the snapshot`, `1 change in 1 transaction …`.
+    static func journalSummary(changes: Int, transactions: Int) -> String {
+        "\(Plural.count(changes, "change")) in \(Plural.count(transactions, "transaction")) since the snapshot"
+    }
+
     /// likes.json alone (as `moveAside` re-checks it).
     func checkLikesSnapshot(store: SettingsStore) -> FileReport { checkLikes(store.likesFiles)[0] }
 
@@ -108,7 +113,8 @@ extension DoctorCommand {
         }
         var changes: [LikeChange] = []
         if let contents, journal.status == "ok" {
-            let lines = max(contents.lines - 1, 0)
+            // Each line after the header is one transaction (a write), which may hold several changes.
+            let transactions = max(contents.lines - 1, 0)
             if contents.generation == nil || contents.generation != base.generation {
                 journal.status = "stale"
                 journal.problem = "it continues another likes.json: a compaction folded it in and was stopped before removing it (ignored; --repair removes it)"
@@ -118,11 +124,11 @@ extension DoctorCommand {
                 changes = contents.changes
             } else {
                 changes = contents.changes
-                journal.entries = "\(Money.grouped(lines)) change\(lines == 1 ? "" : "s") since the snapshot"
+                journal.entries = Self.journalSummary(changes: contents.changes.count, transactions: transactions)
             }
         }
         let count = LikeCollection.replay(elements, changes).count
-        snapshot.entries = "\(Money.grouped(count)) like\(count == 1 ? "" : "s")" + (changes.isEmpty ? "" : " (\(Money.grouped(elements.count)) in the snapshot)")
+        snapshot.entries = Plural.count(count, "like") + (changes.isEmpty ? "" : " (\(Money.grouped(elements.count)) in the snapshot)")
         // The index: it must be exactly what would be built from this snapshot.
         if index.status == "ok" {
             if base.generation == nil {
@@ -136,7 +142,7 @@ extension DoctorCommand {
                     index.status = "mismatched"
                     index.problem = "it does not list what likes.json holds: --repair rebuilds it"
                 } else {
-                    index.entries = "\(Money.grouped(elements.count)) id\(elements.count == 1 ? "" : "s"), matches likes.json"
+                    index.entries = Plural.count(elements.count, "id") + ", matches likes.json"
                 }
             }
         }

@@ -5,14 +5,14 @@ public struct HistoryCommand: ResultCommand {
         name: "history",
         abstract: "List recent searches; remove one or all; turn recording off or on.",
         discussion: "Each query is kept once (its latest time), at most \(HistoryEntry.limit) of them. The table shows local times; JSON, TSV and CSV the UTC time in ISO 8601.",
-        options: [
-            OptionSpec("clear", help: "Remove every entry."),
-            OptionSpec("remove", value: "query", help: "Remove one query (exactly as listed).", repeatable: true),
-            OptionSpec("off", help: "Stop recording searches (kept as a preference)."),
-            OptionSpec("on", help: "Record searches again."),
-            CommonOptions.format, CommonOptions.json,
-        ],
+        options: [clearOption.spec, removeOption.spec, off.spec, on.spec] + formats.specs,
         examples: ["shopy history", "shopy history --remove 방충망", "shopy history --clear", "shopy history --off"])
+
+    static let clearOption = Option.flag("clear", help: "Remove every entry.")
+    static let removeOption = Option.list("remove", value: "query", help: "Remove one query (exactly as listed).", type: .string())
+    static let off = Option.flag("off", help: "Stop recording searches (kept as a preference).")
+    static let on = Option.flag("on", help: "Record searches again.")
+    static let formats = SharedOptions.listingFormats
 
     public var clear: Bool
     public var remove: [String]
@@ -23,15 +23,16 @@ public struct HistoryCommand: ResultCommand {
         guard parsed.positionals.isEmpty else {
             throw UsageError("history takes no arguments", hint: "to remove a query: shopy history --remove '\(Sanitizer.clean(parsed.positionals.joined(separator: " ")))'")
         }
-        clear = parsed.flag("clear")
-        remove = parsed.all("remove").map { $0.trimmingASCIIWhitespace() }
+        clear = parsed[Self.clearOption]
+        remove = try Self.removeOption.read(parsed).map { $0.trimmingASCIIWhitespace() }
         if remove.contains(where: \.isEmpty) {
             throw UsageError("--remove needs a query", hint: "give the query exactly as 'shopy history' lists it")
         }
-        if parsed.flag("on") && parsed.flag("off") { throw UsageError("--on and --off disagree; give one of them") }
-        recording = parsed.flag("on") ? true : (parsed.flag("off") ? false : nil)
+        let on = parsed[Self.on], off = parsed[Self.off]
+        if on && off { throw UsageError("--on and --off disagree; give one of them") }
+        recording = on ? true : (off ? false : nil)
         if clear && !remove.isEmpty { throw UsageError("--clear removes everything; --remove is not needed with it") }
-        format = try CommonOptions.format(parsed)
+        format = try Self.formats.read(parsed)
     }
 
     /// What `history` did: the lines saying what changed, or the history as stored.

@@ -6,21 +6,23 @@ public struct SearchCommand: ResultCommand {
         abstract: "Search products, one page at a time.",
         discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099.",
         arguments: [ArgumentSpec("query", help: "The words to search for. Every word must match.", variadic: true)],
-        options: [
-            OptionSpec("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
-                       choices: SortOrder.allCases.map(\.rawValue)),
-            OptionSpec("page", value: "n", help: "Page number, from 1 (default 1)."),
-            OptionSpec("size", value: "n", help: "Results a page, 1 to 100 (default 20)."),
-            OptionSpec("naverpay", help: "Only items payable with Naver Pay."),
-            OptionSpec("exclude", value: "kinds", help: "Leave out used, rental and/or cbshop (cross-border) items, comma-separated."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.timeout,
-        ],
+        options: [sort.spec, page.spec, size.spec, naverPay.spec, exclude.spec] + formats.specs
+            + [SharedOptions.source.spec, SharedOptions.timeout.spec],
         examples: [
             "shopy search 방충망",
             "shopy search 방충망 --sort asc --size 5",
             "shopy search 고양이 --page 2 --format json",
             "shopy search 세제 --exclude used,rental --naverpay",
         ])
+
+    static let sort = Option.value("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
+                                   type: ValueType<SortOrder>.choice(), default: .sim)
+    static let page = Option.value("page", value: "n", help: "Page number, from 1 (default 1).", type: .integer(from: 1), default: 1)
+    static let size = Option.value("size", value: "n", help: "Results a page, 1 to 100 (default 20).", type: .integer(1...SearchRequest.maxDisplay), default: 20)
+    static let naverPay = Option.flag("naverpay", help: "Only items payable with Naver Pay.")
+    static let exclude = Option.list("exclude", value: "kinds", help: "Leave out used, rental and/or cbshop (cross-border) items, comma-separated.",
+                                     type: .string())
+    static let formats = SharedOptions.listingFormats
 
     public var query: String
     public var sort: SortOrder
@@ -44,23 +46,14 @@ public struct SearchCommand: ResultCommand {
             throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
         }
         try QueryLimit.check(query, what: "the query")
-        sort = try parsed.value("sort").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
-        } ?? .sim
-        size = try parsed.value("size").map { v throws(UsageError) in
-            try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay)
-        } ?? 20
-        page = try parsed.value("page").map { v throws(UsageError) in
-            guard let number = Int(v.trimmingASCIIWhitespace()), number >= 1 else {
-                throw UsageError("invalid --page '\(v)': expected a whole number from 1")
-            }
-            return number
-        } ?? 1
-        naverPay = parsed.flag("naverpay")
-        exclude = try SearchCommand.parseExclude(parsed.all("exclude"))
-        format = try CommonOptions.format(parsed)
-        source = try CommonOptions.source(parsed)
-        timeout = try CommonOptions.timeout(parsed)
+        sort = try Self.sort.read(parsed)
+        size = try Self.size.read(parsed)
+        page = try Self.page.read(parsed)
+        naverPay = parsed[Self.naverPay]
+        exclude = try SearchCommand.parseExclude(try Self.exclude.read(parsed))
+        format = try Self.formats.read(parsed)
+        source = try SharedOptions.source.read(parsed)
+        timeout = try SharedOptions.timeout.read(parsed)
         if page > SearchRequest.maxStart || start > SearchRequest.maxStart {
             let lastPage = (SearchRequest.maxStart - 1) / size + 1
             // (page − 1) · size is computed only where it cannot overflow.

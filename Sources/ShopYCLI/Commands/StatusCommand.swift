@@ -19,14 +19,7 @@ public struct StatusCommand: ResultCommand {
 
             --format json prints one object: status (online, limited, path-ok, offline), path (satisfied, unsatisfied), reason (why unsatisfied, else null), interfaces [{name, type}] (type: wifi, ethernet, cellular, loopback, other), api {host, port, address, ok, latencyMs, dnsMs, failure, message} or null when not probed (failure: dns, dns-timeout, refused, unreachable, timeout, error). --format jsonl prints the same object compact, one a line, with time (UTC) and event first: initial, then online, limited, path-ok or offline when the status changed, else change; and changes [{change, interface, …}] (change: interface-added, interface-removed, link-up, link-down, address-added, address-removed, route-added, route-removed, api-reachable, api-unreachable).
             """,
-        options: [
-            OptionSpec("watch", short: "w", help: "Keep running and print a line for each change, until Ctrl-C or SIGTERM."),
-            OptionSpec("no-probe", help: "Check the network path only; do not contact the API host."),
-            OptionSpec("format", value: "format", help: "text (default), json (one object; not with --watch) or jsonl (one object a line).",
-                       choices: StatusFormat.allCases.map(\.rawValue)),
-            OptionSpec("json", help: "Same as --format json."),
-            OptionSpec("timeout", value: "seconds", help: "Give up the API probe (DNS and connect) after this many seconds (default 2)."),
-        ],
+        options: [watchOption.spec, noProbe.spec] + formats.specs + [timeoutOption.spec],
         examples: [
             "shopy status",
             "shopy status --no-probe --format json",
@@ -37,6 +30,14 @@ public struct StatusCommand: ResultCommand {
     public enum StatusFormat: String, CaseIterable, Sendable {
         case text, json, jsonl
     }
+
+    static let watchOption = Option.flag("watch", short: "w", help: "Keep running and print a line for each change, until Ctrl-C or SIGTERM.")
+    static let noProbe = Option.flag("no-probe", help: "Check the network path only; do not contact the API host.")
+    static let formats = FormatOptions(accepting: StatusFormat.allCases,
+                                       notes: [.text: "default", .json: "one object; not with --watch", .jsonl: "one object a line"], lead: "")
+    /// The shared timeout, for the probe alone and at most a minute.
+    static let timeoutOption = SharedOptions.timeout(help: "Give up the API probe (DNS and connect) after this many seconds (default 2).",
+                                                     maximum: 60, default: APIProbe.defaultTimeout)
 
     public var watch: Bool
     public var probe: Bool
@@ -50,25 +51,14 @@ public struct StatusCommand: ResultCommand {
         guard parsed.positionals.isEmpty else {
             throw UsageError("status takes no arguments", hint: "see 'shopy help status'")
         }
-        watch = parsed.flag("watch")
-        probe = !parsed.flag("no-probe")
-        var format = try parsed.value("format").map { value throws(UsageError) in
-            try ArgumentParser.choice(value, option: "format", as: StatusFormat.self, allowed: StatusFormat.allCases)
-        }
-        if parsed.flag("json") {
-            if let format, format != .json { throw UsageError("--json and --format \(format.rawValue) disagree; give one of them") }
-            format = .json
-        }
+        watch = parsed[Self.watchOption]
+        probe = !parsed[Self.noProbe]
+        let format = try Self.formats.read(parsed)
         if watch && format == .json {
             throw UsageError("--watch prints one line for each change; --format json is a single object", hint: "use --format jsonl with --watch")
         }
         self.format = format ?? .text
-        if let text = parsed.value("timeout") {
-            let seconds = try ArgumentParser.decimal(text, option: "timeout", in: 0...60, unit: "seconds", aboveLowerBound: true)
-            timeout = seconds
-        } else {
-            timeout = APIProbe.defaultTimeout
-        }
+        timeout = try Self.timeoutOption.read(parsed)
     }
 
     /// One report, through `execute` and the presenter; `--watch` is a loop of its own.

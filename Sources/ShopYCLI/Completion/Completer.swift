@@ -41,17 +41,22 @@ public struct Completer {
             return filtered(commands.map { ($0.name, $0.abstract) } + [("help", "Show help for shopy or one command.")], current)
         }
         if name == "help" {
-            guard before.count <= 2 else { return .candidates([]) }
+            // `help a b <Tab>`: the subcommands under `a b`, at any depth.
             if before.count == 1 && current.hasPrefix("-") { return filtered([("--man", "Write the manual page shopy(1) as roff.")], current) }
-            if before.count == 2, let spec = commands.first(where: { $0.name == before[1] }) {
-                return filtered(spec.subcommands.map { ($0.name, $0.abstract) }, current)
+            var level = commands
+            for word in before.dropFirst() {
+                guard let spec = level.first(where: { $0.name == word }) else { return .candidates([]) }
+                level = spec.subcommands
             }
-            return before.count == 1 ? filtered(commands.map { ($0.name, $0.abstract) }, current) : .candidates([])
+            var found = level.map { ($0.name, $0.abstract) }
+            if before.count == 1 { found += HelpTopics.names.map { ($0, "help topic") } }
+            return filtered(found, current)
         }
         guard var spec = commands.first(where: { $0.name == name }) else { return .candidates([]) }
         var path = name
         var rest = Array(before.dropFirst())
-        if let sub = rest.first.flatMap({ word in spec.subcommands.first { $0.name == word } }) {
+        // Down the subcommands, to any depth (`widget configure`, `a b c`).
+        while let sub = rest.first.flatMap({ word in spec.subcommands.first { $0.name == word } }) {
             spec = sub
             path += " " + sub.name
             rest.removeFirst()
@@ -72,7 +77,7 @@ public struct Completer {
         }
         let positionals = Self.positionals(rest, spec: spec)
         var found: [(String, String)] = []
-        if path == name && !spec.subcommands.isEmpty && positionals.isEmpty {
+        if !spec.subcommands.isEmpty && positionals.isEmpty {
             found = spec.subcommands.map { ($0.name, $0.abstract) }
         }
         switch path {

@@ -84,8 +84,13 @@ public struct ConfigKey: Sendable {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// Whether this key sets an option of the command at `path`.
-    func applies(to path: String) -> Bool { commands.isEmpty || commands.contains(path) }
+    /// Whether this key sets an option of the command at `path`: a key of `trends` reaches
+    /// `trends keywords` too (when that subcommand takes the option).
+    func applies(to path: String) -> Bool {
+        guard !commands.isEmpty else { return true }
+        let words = path.split(separator: " ")
+        return (1...max(words.count, 1)).contains { commands.contains(words.prefix($0).joined(separator: " ")) }
+    }
 }
 
 /// `--color`.

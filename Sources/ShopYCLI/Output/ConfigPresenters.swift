@@ -11,7 +11,10 @@ public struct ConfigListPresenter: Presenter {
             io.writeJSON(.object(object))
             return .ok
         }
-        let rows = resolution.entries.map { ($0.key.name, $0.value ?? $0.key.builtIn, $0.origin.description) }
+        // A refused value is shown as found (cleaned) and marked; the reason goes to stderr.
+        let rows = resolution.entries.map { entry in
+            (entry.key.name, Sanitizer.clean(entry.shown), entry.origin.description + (entry.invalid == nil ? "" : " · invalid, not used"))
+        }
         let keyWidth = max(3, rows.map { $0.0.count }.max() ?? 3)
         let valueWidth = max(5, rows.map { DisplayWidth.of($0.1) }.max() ?? 5)
         let header = DisplayWidth.pad("KEY", toWidth: keyWidth) + "  " + DisplayWidth.pad("VALUE", toWidth: valueWidth) + "  ORIGIN"
@@ -19,6 +22,7 @@ public struct ConfigListPresenter: Presenter {
         for (key, value, origin) in rows {
             io.stdout.line(DisplayWidth.pad(key, toWidth: keyWidth) + "  " + DisplayWidth.pad(value, toWidth: valueWidth) + "  " + origin)
         }
+        ConfigRefusal.warn(resolution.invalidEntries, io: io)
         return .ok
     }
 }
@@ -32,8 +36,19 @@ public struct ConfigGetPresenter: Presenter {
         if json {
             context.io.writeJSON(ConfigCommand.json(entry))
         } else {
-            context.io.stdout.line(entry.value ?? entry.key.builtIn)
+            context.io.stdout.line(Sanitizer.clean(entry.shown))
         }
+        ConfigRefusal.warn([entry].filter { $0.invalid != nil }, io: context.io)
         return .ok
+    }
+}
+
+/// The warning for environment or config values that commands refuse.
+enum ConfigRefusal {
+    static func warn(_ entries: [ConfigResolution.Entry], io: IO) {
+        for entry in entries {
+            guard let invalid = entry.invalid else { continue }
+            io.stderr.line("shopy: warning: \(Sanitizer.clean(invalid.message)); commands that take --\(entry.key.option) stop on it unless the option is given")
+        }
     }
 }
