@@ -8,6 +8,12 @@ public struct WidgetRefreshReport: Sendable {
     public var requests: Int
     /// Items that failed, with their error class.
     public var failures: [(id: String, errorClass: String)]
+
+    /// `3 requests`, and the failed items with their class (widget.log and the refresh line).
+    public var summary: String {
+        let failed = failures.map { "\($0.id) \($0.errorClass)" }.joined(separator: ", ")
+        return "\(requests) request\(requests == 1 ? "" : "s")" + (failed.isEmpty ? "" : "; failed: \(failed)")
+    }
 }
 
 /// `shopy widget refresh`: fetches what the shown items need (a popular section's top items, a

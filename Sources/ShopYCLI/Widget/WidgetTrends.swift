@@ -3,8 +3,7 @@ import ShopYCore
 /// weeks (DataLab Shopping Insight), fetched by the background refresh only.
 public enum WidgetTrends {
     public static func unavailableReason(environment: [String: String]) -> String? {
-        DataLabKeys.from(environment: environment) == nil
-            ? "needs DataLab keys: NAVER_API_HUB_KEY_ID and NAVER_API_HUB_KEY (or NAVER_CLIENT_ID and NAVER_CLIENT_SECRET)" : nil
+        TrendsService.unavailableReason(environment: environment)
     }
 
     /// The comparison the item shows: the default top-level categories, by week, the four weeks
@@ -16,14 +15,10 @@ public enum WidgetTrends {
                                 range: range, filters: TrendsFilters(), by: nil)
     }
 
-    /// One DataLab round (a request per group of categories); throws what the fetcher throws.
+    /// One DataLab round (a request per group of categories) through the service `trends`
+    /// uses; throws what it throws.
     static func fetch(_ context: Context, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
-        let io = context.io
-        guard let keys = DataLabKeys.from(environment: io.environment) else { throw DataLabError.missingKeys }
-        let base = try keys.base(environment: io.environment)
-        let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? SystemTransport.shared, trace: context.trace)
-        let result = try await TrendsFetcher(client: client, timeout: timeout, trace: context.trace)
-            .run(comparison(today: CalendarDate.todayInKorea(io.now())))
+        let result = try await context.trends.compare(comparison(today: CalendarDate.todayInKorea(context.io.now())), timeout: timeout)
         guard let top = result.rows.max(by: { $0.latest < $1.latest }) else { throw SourceError.badResponse("DataLab answered no rows") }
         let change = top.change.map { c -> String in
             let percent = Int(c.rounded())
