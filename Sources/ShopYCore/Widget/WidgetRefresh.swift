@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// What one refresh did.
 public struct WidgetRefreshReport: Sendable {
@@ -27,8 +27,10 @@ public enum WidgetRefresher {
     public static let retryDelay: TimeInterval = 60
     public static let requestTimeout: Double = 10
 
-    public static func refresh(_ provider: WidgetProvider, context: Context) async throws -> WidgetRefreshReport {
-        let now = context.io.now()
+    /// Builds and saves the timeline at `now`: `source` makes the product source (it may throw:
+    /// no keys, offline), `trends` asks DataLab for the trends item.
+    package static func refresh(_ provider: WidgetProvider, now: Date, source makeSource: () throws -> any ProductSource,
+                                trends: TrendsService) async throws -> WidgetRefreshReport {
         // The fingerprint is taken before reading, so a change during the refresh is seen next time.
         let fingerprint = StoreFingerprint.of(directory: provider.store.directory)
         let (_, selection, policy) = try provider.resolve()
@@ -42,7 +44,7 @@ public enum WidgetRefresher {
         var source: (any ProductSource)?
         if needsSource || selection.shown.contains(where: { $0.kind == .status }) {
             do {
-                let s = try context.source(nil, timeout: requestTimeout)
+                let s = try makeSource()
                 source = s
                 sourceOutcome = .success(s.kind)
             } catch {
@@ -71,7 +73,7 @@ public enum WidgetRefresher {
                 guard option.available else { continue }
                 networkItems += 1
                 do {
-                    let (item, sent) = try await WidgetTrends.fetch(context, timeout: requestTimeout)
+                    let (item, sent) = try await WidgetTrends.fetch(trends, today: CalendarDate.todayInKorea(now), timeout: requestTimeout)
                     requests += sent
                     items.append(item)
                 } catch {

@@ -1,11 +1,7 @@
-import ShopYCore
+
 /// The trends item: the top-level shopping category with the most clicks over the last four
 /// weeks (DataLab Shopping Insight), fetched by the background refresh only.
 public enum WidgetTrends {
-    public static func unavailableReason(environment: [String: String]) -> String? {
-        TrendsService.unavailableReason(environment: environment)
-    }
-
     /// The comparison the item shows: the default top-level categories, by week, the four weeks
     /// that ended yesterday (in Korea).
     static func comparison(today: CalendarDate) -> TrendsComparison {
@@ -17,8 +13,8 @@ public enum WidgetTrends {
 
     /// One DataLab round (a request per group of categories) through the service `trends`
     /// uses; throws what it throws.
-    static func fetch(_ context: Context, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
-        let result = try await context.trends.compare(comparison(today: CalendarDate.todayInKorea(context.io.now())), timeout: timeout)
+    package static func fetch(_ trends: TrendsService, today: CalendarDate, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
+        let result = try await trends.compare(comparison(today: today), timeout: timeout)
         guard let top = result.rows.max(by: { $0.latest < $1.latest }) else { throw SourceError.badResponse("DataLab answered no rows") }
         let change = top.change.map { c -> String in
             let percent = Int(c.rounded())
