@@ -10,7 +10,14 @@ extension WidgetProvider {
     /// `priceTracking` is given, and `shopy popular`'s built-in sections.
     public init(store: SettingsStore, name: String, environment: [String: String], priceTracking: (any PriceTracking)? = nil) {
         self.init(store: store, name: name, environment: environment, priceTracking: priceTracking ?? TrackedPrices(store: store),
-                  popularDefaults: PopularDefaults(naver: PopularCommand.naverSections, catalog: PopularCommand.catalogSections))
+                  popularDefaults: .shopy)
+    }
+}
+
+extension PopularDefaults {
+    /// `shopy popular`'s built-in sections (browse's Home and the widget offer the same).
+    public static var shopy: PopularDefaults {
+        PopularDefaults(naver: PopularCommand.naverSections, catalog: PopularCommand.catalogSections)
     }
 }
 

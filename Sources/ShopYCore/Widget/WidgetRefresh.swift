@@ -61,7 +61,7 @@ public enum WidgetRefresher {
                     guard let source else { throw sourceError(sourceOutcome) }
                     let size = option.kind == .popular ? 3 : 1
                     if source.kind == .naver { requests += 1 }
-                    let page = try await source.search(SearchRequest(query: option.subject ?? "", sort: .sim, start: 1, display: size))
+                    let page = try await TopItems.fetch(option.subject ?? "", count: size, from: source)
                     items.append(option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
                                                          : WidgetItems.history(option.subject ?? "", page.items.first))
                 } catch {

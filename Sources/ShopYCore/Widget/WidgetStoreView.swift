@@ -70,18 +70,6 @@ public enum WidgetOptionCatalog {
 
     /// The saved popular sections, else the built-in ones of the source the refresh will use.
     public static func sections(_ view: WidgetStoreView, environment: [String: String], defaults: PopularDefaults) -> [String] {
-        if let saved = view.savedSections { return saved }
-        return NaverCredentials.from(environment: environment) == nil ? defaults.catalog : defaults.naver
-    }
-}
-
-/// The built-in popular sections of each source (`shopy popular`'s defaults), for when none are saved.
-public struct PopularDefaults: Sendable, Equatable {
-    public var naver: [String]
-    public var catalog: [String]
-
-    public init(naver: [String], catalog: [String]) {
-        self.naver = naver
-        self.catalog = catalog
+        defaults.keywords(saved: view.savedSections, source: NaverCredentials.from(environment: environment) == nil ? .catalog : .naver)
     }
 }
