@@ -80,6 +80,11 @@ final class BrowseEffectRunnerTests: XCTestCase {
             return SearchPage(query: request.query, sort: request.sort, source: .catalog, total: 1, start: request.start, display: 1,
                               items: [Product(productId: "80000001", title: "t")])
         }
+        var sections: [String] = []
+        func section(_ keyword: String, count: Int) async throws -> SearchPage {
+            lock.withLock { sections.append("\(keyword) \(count)") }
+            return try await search(TopItems.request(keyword, count: count))
+        }
         func recordQuery(_ query: String) throws {}
         func likes() throws -> [Like] { throw StoreError.damaged(path: "/h/likes.json", problem: "it is not valid JSON") }
         func like(_ product: Product) throws -> String { lock.withLock { liked.append(product.productId) }; return "2026-12-01T00:00:00Z" }
@@ -132,5 +137,26 @@ final class BrowseEffectRunnerTests: XCTestCase {
             }
         }
         XCTAssertEqual(order, ["like", "unlike"])
+    }
+
+    /// A Home section is the shared top-items fetch of the services (as popular and the widget
+    /// fetch theirs), not a request the runner builds.
+    func testHomeSectionsGoThroughTheSharedSectionService() {
+        let services = FakeServices()
+        let done = expectation(description: "section")
+        final class Box: @unchecked Sendable { var intent: BrowseIntent? }
+        let box = Box()
+        let runner = BrowseEffectRunner(services: services) { intent in
+            box.intent = intent
+            done.fulfill()
+        }
+        runner.run(.loadHomeSection(index: 2, keyword: "고양이"))
+        wait(for: [done], timeout: 10)
+        runner.stop()
+        XCTAssertEqual(services.lock.withLock { services.sections }, ["고양이 \(BrowseEffectRunner.sectionSize)"])
+        guard case .homeSection(index: 2, keyword: "고양이", .success(let page))? = box.intent else { return XCTFail("\(String(describing: box.intent))") }
+        XCTAssertEqual(page.query, "고양이")
+        XCTAssertEqual(page.start, 1)
+        XCTAssertEqual(page.sort, .sim)
     }
 }

@@ -36,6 +36,25 @@ final class LiveBrowseServicesTests: XCTestCase {
         XCTAssertTrue(io.stderr.text.isEmpty)
     }
 
+    /// Search and Home use the context's source and the shared top-items fetch: the same items
+    /// `shopy search` and the widget get from it.
+    func testSearchAndSectionsUseTheContextSourceAndTheSharedFetch() async throws {
+        let home = NSTemporaryDirectory() + "shopy-browse-services-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let io = IO.capture(environment: ["SHOPY_HOME": home])
+        let catalog = Catalog.embedded
+        let context = Context(io: io, store: SettingsStore(environment: io.environment), catalog: { catalog })
+        let services = try LiveBrowseServices(context: context, source: .catalog, timeout: 10, terminalWrite: { _ in })
+        let section = try await services.section("고양이", count: 10)
+        let direct = try await TopItems.fetch("고양이", count: 10, from: CatalogSource(catalog: catalog))
+        XCTAssertEqual(section.items.map(\.productId), direct.items.map(\.productId))
+        XCTAssertEqual(section.items.count, 10)
+        let search = try await services.search(SearchRequest(query: "고양이", sort: .asc, start: 1, display: 5))
+        let command = try await context.source(.catalog, timeout: 10).search(SearchRequest(query: "고양이", sort: .asc, start: 1, display: 5))
+        XCTAssertEqual(search.items.map(\.productId), command.items.map(\.productId), "the source `shopy search` uses")
+        XCTAssertEqual(try services.popularKeywords(), PopularDefaults.shopy.catalog)
+    }
+
     func testCopyFallsBackToOSC52OnTheTerminal() throws {
         final class Sink: @unchecked Sendable { var bytes: [UInt8] = [] }
         let sink = Sink()

@@ -26,6 +26,8 @@ final class TrendsCommandTests: XCTestCase {
             (["categories", "패션의류", "--device", "tv"], "--device"),
             (["categories", "패션의류", "--gender", "x"], "--gender"),
             (["categories", "패션의류", "--ages", "20,25"], "--ages"),
+            (["categories", "패션의류", "--ages", "10,10"], "10 is given twice"),
+            (["categories", "패션의류", "--ages", "20,30s,30"], "30 is given twice"),
             (["categories", "패션의류", "--by", "color"], "--by"),
             (["categories", "패션의류", "식품", "--by", "age"], "--by breaks down one category"),
             (["categories", "--by", "age"], "--by breaks down one category"),
@@ -87,7 +89,9 @@ final class TrendsCommandTests: XCTestCase {
         let json = await F.run(["categories", "--list", "패션의류", "--format", "json"], environment: [:], transport: NoNetworkTransport())
         XCTAssertEqual(try JSONParser.parse(json.stdout).arrayValue?.count, 69, "the top level and its 68 leaves")
         let none = await F.run(["categories", "--list", "zzzz"], environment: [:], transport: NoNetworkTransport())
-        XCTAssertEqual(none.code, 1)
+        XCTAssertEqual(none.code, 0, "a search that finds nothing is not an error")
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertEqual(none.stderr, "shopy: no category matches 'zzzz'\n")
     }
 
     // MARK: - Error codes

@@ -156,7 +156,8 @@ final class TrendsUnitTests: XCTestCase {
     func testSparklineAndNumbers() {
         XCTAssertEqual(TrendsTable.sparkline([0, 25, 50, 100], width: 10), "▁▃▅█")
         XCTAssertEqual(TrendsTable.sparkline(Array(repeating: 1, count: 100), width: 8).count, 8, "down-sampled to the width")
-        XCTAssertEqual(TrendsTable.sparkline([0, 0], width: 8), "▄▄", "flat")
+        XCTAssertEqual(TrendsTable.sparkline([0, 0], width: 8), "▁▁", "no clicks: on the floor")
+        XCTAssertEqual(TrendsTable.sparkline([40, 40], width: 8), "▄▄", "flat with clicks: mid height, unlike no clicks")
         XCTAssertEqual(TrendsTable.sparkline([90, 95, 100], width: 8), "▁▅█", "from the row's lowest to its highest")
         XCTAssertEqual(TrendsTable.sparkline([0, 0, 100, 100], width: 2), "▁█", "periods averaged to fit")
         XCTAssertEqual(TrendsOutput.decimal(100), "100")

@@ -9,6 +9,8 @@ public protocol BrowseServices: Sendable {
     /// The saved popular sections, else the built-in ones for the source.
     func popularKeywords() throws -> [String]
     func search(_ request: SearchRequest) async throws -> SearchPage
+    /// A Home section: the keyword's top items (`TopItems`, as popular and the widget fetch them).
+    func section(_ keyword: String, count: Int) async throws -> SearchPage
     /// Records a query in the history (when recording is on).
     func recordQuery(_ query: String) throws
     func likes() throws -> [Like]
@@ -39,6 +41,9 @@ public final class BrowseEffectRunner: @unchecked Sendable {
         self.send = send
     }
 
+    /// Items a Home section shows.
+    static let sectionSize = 10
+
     /// The words of `shopy: …` for an error, as `ShopY.report` writes them.
     public static func failure(_ error: Error) -> BrowseFailure {
         if let error = error as? ShopyError { return BrowseFailure(error.message) }
@@ -67,7 +72,7 @@ public final class BrowseEffectRunner: @unchecked Sendable {
         case .loadHomeSection(let index, let keyword):
             Task {
                 do {
-                    let page = try await services.search(SearchRequest(query: keyword, sort: .sim, start: 1, display: 10))
+                    let page = try await services.section(keyword, count: Self.sectionSize)
                     send(.homeSection(index: index, keyword: keyword, .success(page)))
                 } catch {
                     send(.homeSection(index: index, keyword: keyword, .failure(Self.failure(error))))

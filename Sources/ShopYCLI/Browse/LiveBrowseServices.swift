@@ -50,11 +50,16 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     }
 
     public func popularKeywords() throws -> [String] {
-        try store.read { $0.popularSections } ?? (sourceKind == .catalog ? PopularCommand.catalogSections : PopularCommand.naverSections)
+        PopularDefaults.shopy.keywords(saved: try store.read { $0.popularSections }, source: sourceKind)
     }
 
+    /// A page of `search` from the context's source (the one `shopy search` uses).
     public func search(_ request: SearchRequest) async throws -> SearchPage {
         try await source().search(request)
+    }
+
+    public func section(_ keyword: String, count: Int) async throws -> SearchPage {
+        try await TopItems.fetch(keyword, count: count, from: source())
     }
 
     public func recordQuery(_ query: String) throws {

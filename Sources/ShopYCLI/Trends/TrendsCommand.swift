@@ -51,46 +51,17 @@ public struct TrendsCommand: Command {
         return category.code
     }
 
-    /// Keys, base, the offline check, the comparison, the output. Nothing is sent before the
-    /// range and every argument have been checked.
-    static func run(_ comparison: (TrendsRange) throws(UsageError) -> TrendsComparison, options: TrendsOptions,
-                    context: Context) async throws -> ExitCode {
-        let io = context.io
-        let range = try options.range(today: CalendarDate.todayInKorea(io.now()))
-        let comparison = try comparison(range)
-        guard let keys = DataLabKeys.from(environment: io.environment) else { throw DataLabError.missingKeys }
-        let base = try keys.base(environment: io.environment)
-        let target = ProbeTarget(base: base)
-        if !target.isLoopback {
-            let path = context.network.currentPath()
-            context.trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
-            guard path.isSatisfied else { throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)") }
-        }
-        switch keys.scheme {
-        case .apiHub:
-            context.trace("DataLab: \(base.absoluteString) with API HUB keys (\(keys.variableNames))" +
-                          (keys.bothSet ? "; NAVER_CLIENT_ID / NAVER_CLIENT_SECRET are set too but not used: Developers Center keys stop working on 2027-06-30" : ""))
-        case .developers:
-            context.trace("DataLab: \(base.absoluteString) with Developers Center keys (\(keys.variableNames)); they stop working on 2027-06-30: move to API HUB (NAVER_API_HUB_KEY_ID / NAVER_API_HUB_KEY)")
-        }
-        let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? SystemTransport.shared, trace: context.trace)
-        let result = try await TrendsFetcher(client: client, timeout: options.timeout, trace: context.trace).run(comparison)
-        render(result, format: options.format.resolved(for: io), io: io)
-        if !result.unplaced.isEmpty {
-            io.stderr.line("shopy: cannot put \(result.unplaced.map { "'\(Sanitizer.clean($0.name))'" }.joined(separator: ", ")) on the common scale: no series shared with their answer had clicks; left out")
-        }
-        return .ok
+    /// The comparison built by `make` for the range of today (in Korea), run by the shared
+    /// service. Nothing is sent before the range and every argument have been checked.
+    static func compare(_ make: (TrendsRange) -> TrendsComparison, options: TrendsOptions, context: Context) async throws -> TrendsResult {
+        let range = try options.range(today: CalendarDate.todayInKorea(context.io.now()))
+        return try await context.trends.compare(make(range), timeout: options.timeout)
     }
+}
 
-    static func render(_ result: TrendsResult, format: OutputFormat, io: IO) {
-        switch format {
-        case .json: io.writeJSON(TrendsOutput.json(result))
-        case .jsonl: io.stdout.write(TrendsOutput.jsonl(result))
-        case .tsv: io.stdout.write(TrendsOutput.tsv(result))
-        case .csv: io.stdout.write(TrendsOutput.csv(result))
-        case .table:
-            for line in TrendsTable.lines(result, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
-            io.stdout.line(Style.dim.apply(DisplayWidth.truncate(Sanitizer.clean(TrendsTable.footer(result)), toWidth: io.columns), enabled: io.useColor))
-        }
+extension Context {
+    /// The trends service on this context's environment, transport, network, tracer and diagnostics.
+    package var trends: TrendsService {
+        TrendsService(environment: io.environment, transport: transport, network: network, trace: trace, diagnostics: diagnostics)
     }
 }

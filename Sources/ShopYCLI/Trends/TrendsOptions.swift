@@ -128,7 +128,10 @@ public struct TrendsOptions: Sendable {
             guard let group = AgeGroup(rawValue: word) else {
                 throw UsageError("invalid --ages '\(text)': each age group is one of 10, 20, 30, 40, 50, 60", hint: "e.g. --ages 20,30")
             }
-            groups.insert(group)
+            // A group given twice is a mistake (a typo for another one), not a request to count it twice.
+            guard groups.insert(group).inserted else {
+                throw UsageError("invalid --ages '\(text)': \(group.rawValue) is given twice", hint: "give each age group once, e.g. --ages 20,30")
+            }
         }
         return groups.sorted()
     }

@@ -1,6 +1,6 @@
 import ShopYCore
 /// `shopy trends categories [CATEGORY…]` and `shopy trends categories --list [WORD]`.
-public struct TrendsCategoriesCommand: Command {
+public struct TrendsCategoriesCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "categories",
         abstract: "Compare categories (default: the top-level ones), or --list the category table.",
@@ -36,38 +36,26 @@ public struct TrendsCategoriesCommand: Command {
         }
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        if listing { return list(context) }
-        return try await TrendsCommand.run({ range throws(UsageError) in
-            TrendsComparison(kind: .categories, category: options.by == nil ? nil : categories[0], series: categories.map(TrendsComparison.Series.category),
-                             range: range, filters: options.filters, by: options.by)
-        }, options: options, context: context)
+    /// What `trends categories` gives: the matches of `--list`, or the comparison.
+    public enum Outcome: Sendable {
+        case matches(CategoryMatches)
+        case comparison(TrendsResult)
     }
 
-    func list(_ context: Context) -> ExitCode {
-        let io = context.io
-        let found = CategoryTable.embedded.list(listWord)
-        switch options.format.resolved(for: io) {
-        case .json:
-            let array = JSONValue.array(found.map { .object(JSONObject(["code": .string($0.code), "path": .array($0.path.map(JSONValue.string))])) })
-            io.writeJSON(array)
-        case .jsonl:
-            for c in found { io.stdout.write(bytes: JSONWriter.serialize(.object(JSONObject(["code": .string(c.code), "path": .array(c.path.map(JSONValue.string))]))) + [0x0A]) }
-        case .csv:
-            io.stdout.write("code,path\r\n" + found.map { "\($0.code),\(Render.csvField($0.pathText))\r\n" }.joined())
-        case .tsv, .table:
-            for c in found { io.stdout.line("\(c.code)\t\(c.pathText)") }
-        }
-        if found.isEmpty {
-            io.stderr.line("shopy: no category matches '\(Sanitizer.clean(listWord ?? ""))'")
-            return .failure
-        }
-        return .ok
+    /// `--list`: a search of the embedded table (offline, no keys); else the comparison.
+    public func execute(_ context: Context) async throws -> Outcome {
+        if listing { return .matches(CategoryMatches(word: listWord, categories: CategoryTable.embedded.list(listWord))) }
+        return .comparison(try await TrendsCommand.compare({ range in
+            TrendsComparison(kind: .categories, category: options.by == nil ? nil : categories[0], series: categories.map(TrendsComparison.Series.category),
+                             range: range, filters: options.filters, by: options.by)
+        }, options: options, context: context))
     }
+
+    public var presenter: TrendsCategoriesPresenter { TrendsCategoriesPresenter(format: options.format) }
 }
 
 /// `shopy trends keywords KEYWORD… --category CATEGORY`.
-public struct TrendsKeywordsCommand: Command {
+public struct TrendsKeywordsCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "keywords",
         abstract: "Compare keywords inside one category.",
@@ -93,12 +81,14 @@ public struct TrendsKeywordsCommand: Command {
         }
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        try await TrendsCommand.run({ range throws(UsageError) in
+    public func execute(_ context: Context) async throws -> TrendsResult {
+        try await TrendsCommand.compare({ range in
             TrendsComparison(kind: .keywords, category: category, series: keywords.map(TrendsComparison.Series.keyword),
                              range: range, filters: options.filters, by: options.by)
         }, options: options, context: context)
     }
+
+    public var presenter: TrendsPresenter { TrendsPresenter(format: options.format) }
 }
 
 /// The series arguments, checked: known categories, sensible keywords, none twice, not too many.

@@ -7,12 +7,14 @@ public enum TrendsTable {
 
     /// One cell a value, `width` cells at most (consecutive periods averaged when there are
     /// more), from the row's own lowest value (▁) to its highest (█), so that the shape shows
-    /// whatever the level; a flat row is all ▄.
+    /// whatever the level. A row without clicks (all 0) lies on the floor, all ▁; a flat row
+    /// with clicks (the same value > 0 in every period) is all ▄, at mid height, so the two
+    /// never look alike.
     public static func sparkline(_ values: [Double], width: Int) -> String {
         guard !values.isEmpty, width > 0 else { return "" }
         let cells = downsample(values, to: width)
         let low = cells.min() ?? 0, high = cells.max() ?? 0
-        guard high > low else { return String(repeating: bars[3], count: cells.count) }
+        guard high > low else { return String(repeating: high > 0 ? bars[3] : bars[0], count: cells.count) }
         return String(cells.map { v in bars[min(7, max(0, Int((v - low) / (high - low) * 8)))] })
     }
 

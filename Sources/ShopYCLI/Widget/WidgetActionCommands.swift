@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// `shopy widget refresh`: fetch what the shown items need and rewrite the timeline.
-public struct WidgetRefreshCommand: Command {
+public struct WidgetRefreshCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "refresh", abstract: "Refresh the widget's timeline now (what a due 'shopy widget' starts in the background).",
         options: [WidgetCommand.nameOption, OptionSpec("background", help: "Started by 'shopy widget': errors go to widget.log only.")],
@@ -21,7 +21,15 @@ public struct WidgetRefreshCommand: Command {
         background = parsed.flag("background")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What a refresh did: nothing (another one holds the lock), the report, or (in the
+    /// background) a failure already written to widget.log.
+    public enum Outcome: Sendable {
+        case alreadyRunning
+        case refreshed(WidgetRefreshReport)
+        case failedInBackground
+    }
+
+    public func execute(_ context: Context) async throws -> Outcome {
         let io = context.io
         let provider = WidgetCommand.provider(context, name: name)
         let directory = provider.store.directory
@@ -29,30 +37,26 @@ public struct WidgetRefreshCommand: Command {
         var quiet = context
         quiet.io.quiet = true  // the catalog notice is not for a bar
         guard let lock = WidgetRefreshLock.inherited(environment: io.environment, directory: directory) ?? WidgetRefreshLock.tryLock(directory: directory) else {
-            if !background { io.stdout.line("widget \(name): a refresh is already running") }
-            return .ok
+            return .alreadyRunning
         }
         defer { close(lock) }
         WidgetLog.append(directory: directory, "refresh \(name): started", now: io.now())
         do {
             let report = try await WidgetRefresher.refresh(provider, context: quiet)
-            let failed = report.failures.map { "\($0.id) \($0.errorClass)" }.joined(separator: ", ")
-            WidgetLog.append(directory: directory, "refresh \(name): done, \(report.requests) request\(report.requests == 1 ? "" : "s")"
-                             + (failed.isEmpty ? "" : "; failed: \(failed)"), now: io.now())
-            if !background {
-                io.stdout.line("widget \(name): refreshed, \(report.requests) request\(report.requests == 1 ? "" : "s")" + (failed.isEmpty ? "" : "; failed: \(failed)"))
-            }
-            return .ok
+            WidgetLog.append(directory: directory, "refresh \(name): done, " + report.summary, now: io.now())
+            return .refreshed(report)
         } catch {
             WidgetLog.append(directory: directory, "refresh \(name): failed: \(WidgetErrors.errorClass(error))", now: io.now())
-            if background { return .failure }
+            if background { return .failedInBackground }
             throw error
         }
     }
+
+    public var presenter: WidgetRefreshPresenter { WidgetRefreshPresenter(name: name, background: background) }
 }
 
 /// `shopy widget open N`
-public struct WidgetOpenCommand: Command {
+public struct WidgetOpenCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "open", abstract: "Open the link of the Nth shown item (for a bar's click action).",
         arguments: [ArgumentSpec("n", help: "The item's position, from 1.")],
@@ -67,14 +71,17 @@ public struct WidgetOpenCommand: Command {
         name = try WidgetCommand.name(parsed)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// The Nth shown item's checked link, handed to the first opener that takes it.
+    public func execute(_ context: Context) async throws -> LinkOpening.Outcome {
         let link = try WidgetService.link(ofItem: n, WidgetCommand.provider(context, name: name), now: context.io.now())
         return LinkOpening.open(link, context: context)
     }
+
+    public var presenter: LinkOpeningPresenter { LinkOpeningPresenter() }
 }
 
 /// `shopy widget install FORMAT`
-public struct WidgetInstallCommand: Command {
+public struct WidgetInstallCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "install", abstract: "Print the bar's snippet or plugin script, with this shopy's path filled in.",
         arguments: [ArgumentSpec("bar", help: "waybar, i3blocks, polybar, tmux or swiftbar.")],
@@ -92,10 +99,11 @@ public struct WidgetInstallCommand: Command {
         name = try WidgetCommand.name(parsed)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let executable = DetachedRefreshStarter.executable() ?? "shopy"
-        context.io.stdout.write(WidgetInstall.snippet(bar, executable: executable, name: name,
-                                                      home: FileIO.home(environment: context.io.environment)))
-        return .ok
+    /// The snippet, with this executable's path and the store's home filled in.
+    public func execute(_ context: Context) async throws -> String {
+        WidgetInstall.snippet(bar, executable: DetachedRefreshStarter.executable() ?? "shopy", name: name,
+                              home: FileIO.home(environment: context.io.environment))
     }
+
+    public var presenter: WidgetTextPresenter { WidgetTextPresenter() }
 }

@@ -1,6 +1,6 @@
 import ShopYCore
 /// `shopy widget`: the home-screen widget for status bars and menu bars.
-public struct WidgetCommand: Command {
+public struct WidgetCommand: ResultCommand {
     public static let nameOption = OptionSpec("name", value: "name", help: "Which widget: independent configurations (default 'default').")
     public static let formatOption = OptionSpec("format", value: "format", help: "plain (default), json, waybar, i3blocks, polybar, tmux or swiftbar.",
                                                 choices: WidgetFormat.allCases.map(\.rawValue))
@@ -52,25 +52,19 @@ public struct WidgetCommand: Command {
         WidgetProvider(store: context.store, name: name, environment: context.io.environment)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let io = context.io
-        let provider = Self.provider(context, name: name)
-        let now = io.now()
-        let state: WidgetState
+    /// The entry to show now (or the sample asked for); when due, one background refresh is
+    /// started, never waited for.
+    public func execute(_ context: Context) async throws -> WidgetState {
+        let now = context.io.now()
         switch sample {
         case .placeholder?, .snapshot?:
             let entry = sample == .placeholder ? WidgetEntry.placeholder(at: now) : WidgetEntry.snapshot(at: now)
-            state = WidgetState(entry: entry, selection: WidgetSelection(shown: [], isDefault: true, overflow: [], missing: []),
-                                policy: .atEnd, timeline: nil, due: nil)
+            return WidgetState(entry: entry, selection: WidgetSelection(shown: [], isDefault: true, overflow: [], missing: []),
+                               policy: .atEnd, timeline: nil, due: nil)
         default:
-            state = WidgetService.show(provider, now: now, starter: DetachedRefreshStarter())
+            return WidgetService.show(Self.provider(context, name: name), now: now, starter: DetachedRefreshStarter())
         }
-        let color: Bool
-        switch format {
-        case .polybar, .plain, .json: color = io.useColor
-        case .tmux, .i3blocks, .swiftbar, .waybar: color = io.colorEnabled(terminal: true)
-        }
-        io.stdout.write(format.encoder.encode(WidgetRendering(state: state, family: family, color: color, name: name)))
-        return .ok
     }
+
+    public var presenter: WidgetPresenter { WidgetPresenter(format: format, family: family, name: name) }
 }

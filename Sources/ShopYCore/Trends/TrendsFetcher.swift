@@ -26,7 +26,7 @@ public struct TrendsFetcher: Sendable {
         let names = comparison.series.map { "'\($0.name)'" }
         let groups = AnchorPlan.groups(count: comparison.series.count, limit: comparison.limit)
         if groups.count == 1 {
-            trace("trends: \(comparison.series.count) \(comparison.kind.rawValue) in 1 request")
+            trace("trends: \(comparison.kind.counted(comparison.series.count)) in 1 request")
         } else {
             trace("trends: \(comparison.series.count) \(comparison.kind.rawValue) in \(groups.count) requests of at most \(comparison.limit), each anchored by \(names[groups[0][0]]) so that all land on one scale")
         }

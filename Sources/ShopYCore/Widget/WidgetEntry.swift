@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// One shown item of an entry.
 public struct WidgetItem: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// Whether a refresh is due: the policy, the store's fingerprint and the back-off after a
 /// failed refresh, at `now` (injected, so that tests set the clock).

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// The widget's timeline file in the store (`widget-NAME.timeline.json`): entries (each a date
 /// and its items as the refresh built them), the policy, and what the refresh saw (the store's

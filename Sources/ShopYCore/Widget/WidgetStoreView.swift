@@ -1,4 +1,4 @@
-import ShopYCore
+
 /// What the widget reads from the shared store, in one read: its configuration, the likes,
 /// the history and the saved popular sections. Nothing here touches the network.
 public struct WidgetStoreView: Sendable {
@@ -42,7 +42,8 @@ public enum WidgetOptionCatalog {
     /// Recent history queries offered as options.
     public static let historyLimit = 10
 
-    public static func options(_ view: WidgetStoreView, environment: [String: String], priceTracking: any PriceTracking) -> [WidgetOption] {
+    public static func options(_ view: WidgetStoreView, environment: [String: String], priceTracking: any PriceTracking,
+                               popularDefaults: PopularDefaults) -> [WidgetOption] {
         var options: [WidgetOption] = [
             WidgetOption(kind: .status, title: "Network and API status"),
             WidgetOption(kind: .likes, title: "Likes count (\(view.likeIDs.count))"),
@@ -50,10 +51,10 @@ public enum WidgetOptionCatalog {
         let dropsReason = priceTracking.unavailableReason
         options.append(WidgetOption(kind: .priceDrops, title: "Price drops: likes below their liked price",
                                     available: dropsReason == nil, reason: dropsReason))
-        let trendsReason = WidgetTrends.unavailableReason(environment: environment)
+        let trendsReason = TrendsService.unavailableReason(environment: environment)
         options.append(WidgetOption(kind: .trends, title: "Trends: the top category this month",
                                     available: trendsReason == nil, reason: trendsReason))
-        for keyword in sections(view, environment: environment) {
+        for keyword in sections(view, environment: environment, defaults: popularDefaults) {
             options.append(WidgetOption(kind: .popular, subject: keyword, title: "Popular: \(keyword) (top items)"))
         }
         for entry in view.history.prefix(historyLimit) {
@@ -68,8 +69,7 @@ public enum WidgetOptionCatalog {
     }
 
     /// The saved popular sections, else the built-in ones of the source the refresh will use.
-    public static func sections(_ view: WidgetStoreView, environment: [String: String]) -> [String] {
-        if let saved = view.savedSections { return saved }
-        return NaverCredentials.from(environment: environment) == nil ? PopularCommand.catalogSections : PopularCommand.naverSections
+    public static func sections(_ view: WidgetStoreView, environment: [String: String], defaults: PopularDefaults) -> [String] {
+        defaults.keywords(saved: view.savedSections, source: NaverCredentials.from(environment: environment) == nil ? .catalog : .naver)
     }
 }

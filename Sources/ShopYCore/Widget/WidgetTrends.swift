@@ -1,12 +1,7 @@
-import ShopYCore
+
 /// The trends item: the top-level shopping category with the most clicks over the last four
 /// weeks (DataLab Shopping Insight), fetched by the background refresh only.
 public enum WidgetTrends {
-    public static func unavailableReason(environment: [String: String]) -> String? {
-        DataLabKeys.from(environment: environment) == nil
-            ? "needs DataLab keys: NAVER_API_HUB_KEY_ID and NAVER_API_HUB_KEY (or NAVER_CLIENT_ID and NAVER_CLIENT_SECRET)" : nil
-    }
-
     /// The comparison the item shows: the default top-level categories, by week, the four weeks
     /// that ended yesterday (in Korea).
     static func comparison(today: CalendarDate) -> TrendsComparison {
@@ -16,14 +11,10 @@ public enum WidgetTrends {
                                 range: range, filters: TrendsFilters(), by: nil)
     }
 
-    /// One DataLab round (a request per group of categories); throws what the fetcher throws.
-    static func fetch(_ context: Context, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
-        let io = context.io
-        guard let keys = DataLabKeys.from(environment: io.environment) else { throw DataLabError.missingKeys }
-        let base = try keys.base(environment: io.environment)
-        let client = DataLabClient(base: base, keys: keys, transport: context.transport ?? SystemTransport.shared, trace: context.trace)
-        let result = try await TrendsFetcher(client: client, timeout: timeout, trace: context.trace)
-            .run(comparison(today: CalendarDate.todayInKorea(io.now())))
+    /// One DataLab round (a request per group of categories) through the service `trends`
+    /// uses; throws what it throws.
+    package static func fetch(_ trends: TrendsService, today: CalendarDate, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
+        let result = try await trends.compare(comparison(today: today), timeout: timeout)
         guard let top = result.rows.max(by: { $0.latest < $1.latest }) else { throw SourceError.badResponse("DataLab answered no rows") }
         let change = top.change.map { c -> String in
             let percent = Int(c.rounded())

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// What `shopy widget` shows now, and whether a refresh is due.
 public struct WidgetState: Sendable {
@@ -9,6 +9,14 @@ public struct WidgetState: Sendable {
     public var timeline: WidgetTimeline?
     /// nil: not due.
     public var due: WidgetDue.Reason?
+
+    public init(entry: WidgetEntry, selection: WidgetSelection, policy: WidgetPolicy, timeline: WidgetTimeline?, due: WidgetDue.Reason?) {
+        self.entry = entry
+        self.selection = selection
+        self.policy = policy
+        self.timeline = timeline
+        self.due = due
+    }
 }
 
 /// The timeline provider: the current entry from the shared store and the widget's timeline
@@ -20,25 +28,30 @@ public struct WidgetProvider: Sendable {
     public var name: String
     public var environment: [String: String]
     public var priceTracking: any PriceTracking
+    /// The popular sections offered when none are saved.
+    public var popularDefaults: PopularDefaults
 
-    /// `priceTracking` nil: the prices `shopy likes refresh` keeps in the store.
-    public init(store: SettingsStore, name: String, environment: [String: String], priceTracking: (any PriceTracking)? = nil) {
+    /// The price drops come from `priceTracking`; the CLI passes the prices `shopy likes refresh`
+    /// keeps in the store.
+    public init(store: SettingsStore, name: String, environment: [String: String], priceTracking: any PriceTracking,
+                popularDefaults: PopularDefaults) {
         self.store = store
         self.name = name
         self.environment = environment
-        self.priceTracking = priceTracking ?? TrackedPrices(store: store)
+        self.priceTracking = priceTracking
+        self.popularDefaults = popularDefaults
     }
 
     /// Every option, from everything in the store (`widget options`).
     public func options() throws(StoreError) -> [WidgetOption] {
         let view = try WidgetStoreView.load(store, name: name, allLikes: true)
-        return WidgetOptionCatalog.options(view, environment: environment, priceTracking: priceTracking)
+        return WidgetOptionCatalog.options(view, environment: environment, priceTracking: priceTracking, popularDefaults: popularDefaults)
     }
 
     /// The selection, the policy and the store view for widget `name`.
     public func resolve(allLikes: Bool = false) throws(StoreError) -> (WidgetStoreView, WidgetSelection, WidgetPolicy) {
         let view = try WidgetStoreView.load(store, name: name, allLikes: allLikes)
-        let options = WidgetOptionCatalog.options(view, environment: environment, priceTracking: priceTracking)
+        let options = WidgetOptionCatalog.options(view, environment: environment, priceTracking: priceTracking, popularDefaults: popularDefaults)
         return (view, WidgetSelection.resolve(view.configuration, options: options), view.configuration.policy ?? .atEnd)
     }
 

@@ -1,4 +1,4 @@
-import ShopYCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import ShopYCore
+
 
 /// What one refresh did.
 public struct WidgetRefreshReport: Sendable {
@@ -8,6 +8,12 @@ public struct WidgetRefreshReport: Sendable {
     public var requests: Int
     /// Items that failed, with their error class.
     public var failures: [(id: String, errorClass: String)]
+
+    /// `3 requests`, and the failed items with their class (widget.log and the refresh line).
+    public var summary: String {
+        let failed = failures.map { "\($0.id) \($0.errorClass)" }.joined(separator: ", ")
+        return "\(requests) request\(requests == 1 ? "" : "s")" + (failed.isEmpty ? "" : "; failed: \(failed)")
+    }
 }
 
 /// `shopy widget refresh`: fetches what the shown items need (a popular section's top items, a
@@ -21,8 +27,10 @@ public enum WidgetRefresher {
     public static let retryDelay: TimeInterval = 60
     public static let requestTimeout: Double = 10
 
-    public static func refresh(_ provider: WidgetProvider, context: Context) async throws -> WidgetRefreshReport {
-        let now = context.io.now()
+    /// Builds and saves the timeline at `now`: `source` makes the product source (it may throw:
+    /// no keys, offline), `trends` asks DataLab for the trends item.
+    package static func refresh(_ provider: WidgetProvider, now: Date, source makeSource: () throws -> any ProductSource,
+                                trends: TrendsService) async throws -> WidgetRefreshReport {
         // The fingerprint is taken before reading, so a change during the refresh is seen next time.
         let fingerprint = StoreFingerprint.of(directory: provider.store.directory)
         let (_, selection, policy) = try provider.resolve()
@@ -36,7 +44,7 @@ public enum WidgetRefresher {
         var source: (any ProductSource)?
         if needsSource || selection.shown.contains(where: { $0.kind == .status }) {
             do {
-                let s = try context.source(nil, timeout: requestTimeout)
+                let s = try makeSource()
                 source = s
                 sourceOutcome = .success(s.kind)
             } catch {
@@ -53,7 +61,7 @@ public enum WidgetRefresher {
                     guard let source else { throw sourceError(sourceOutcome) }
                     let size = option.kind == .popular ? 3 : 1
                     if source.kind == .naver { requests += 1 }
-                    let page = try await source.search(SearchRequest(query: option.subject ?? "", sort: .sim, start: 1, display: size))
+                    let page = try await TopItems.fetch(option.subject ?? "", count: size, from: source)
                     items.append(option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
                                                          : WidgetItems.history(option.subject ?? "", page.items.first))
                 } catch {
@@ -65,7 +73,7 @@ public enum WidgetRefresher {
                 guard option.available else { continue }
                 networkItems += 1
                 do {
-                    let (item, sent) = try await WidgetTrends.fetch(context, timeout: requestTimeout)
+                    let (item, sent) = try await WidgetTrends.fetch(trends, today: CalendarDate.todayInKorea(now), timeout: requestTimeout)
                     requests += sent
                     items.append(item)
                 } catch {

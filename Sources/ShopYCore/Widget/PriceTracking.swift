@@ -1,4 +1,4 @@
-import ShopYCore
+
 /// Price drops for the widget: which likes are now below their liked price. `TrackedPrices` reads
 /// them from the prices suite; when it cannot, the "price drops" option is listed as unavailable
 /// with the reason and the default set leaves it out. Tests may pass their own.
