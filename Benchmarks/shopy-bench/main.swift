@@ -266,13 +266,17 @@ case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
 case "refresh": refreshBench(runs: min(runs, 3))
 case "catalog": catalogBench(runs: runs)
+case "json": jsonBench()
+case "prices": pricesBench(runs: min(runs, 7))
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
     likesAtScale(runs: runs)
     rankScan(runs: min(runs, 9))
     transportBench(runs: runs)
+    jsonBench()
+    pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|all] [--runs N]")
     exit(64)
 }
