@@ -27,5 +27,5 @@ extension JSONParser {
         }
     }
 
-    @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 }

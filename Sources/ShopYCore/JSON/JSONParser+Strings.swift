@@ -74,7 +74,7 @@ extension JSONParser {
         return value
     }
 
-    mutating func parseUnicodeEscape() throws(JSONParseError) -> UInt32 {
+    private mutating func parseUnicodeEscape() throws(JSONParseError) -> UInt32 {
         let first = try parseHex4()
         if first >= 0xD800 && first < 0xDC00 {
             // A high surrogate must be followed by \u and a low surrogate.
@@ -93,7 +93,7 @@ extension JSONParser {
         return first
     }
 
-    func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    private func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
             out.append(UInt8(scalar))

@@ -44,7 +44,7 @@ extension TitleCleaner {
     }
 
     /// HTML5's rules for numeric character references.
-    static func numericScalar(_ value: UInt32) -> UInt32 {
+    private static func numericScalar(_ value: UInt32) -> UInt32 {
         switch value {
         case 0, 0xD800...0xDFFF, 0x110000...:
             return 0xFFFD
@@ -58,7 +58,7 @@ extension TitleCleaner {
     }
 
     /// windows-1252 bytes 0x80–0x9F as Unicode (0: undefined there, keep the value).
-    static let windows1252: [UInt16] = [
+    private static let windows1252: [UInt16] = [
         0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
         0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
         0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
@@ -84,13 +84,13 @@ extension TitleCleaner {
 
     /// `namedEntities` with each name packed into a UInt64 (big-endian bytes), for a binary search
     /// that compares integers instead of strings.
-    static let namedKeys: [(key: UInt64, scalar: UInt32)] = namedEntities.map { entry in
+    private static let namedKeys: [(key: UInt64, scalar: UInt32)] = namedEntities.map { entry in
         var key: UInt64 = 0
         entry.name.withUTF8Buffer { for b in $0 { key = key << 8 | UInt64(b) } }
         return (key, entry.scalar)
     }.sorted { $0.key < $1.key }
 
-    static func namedScalar(_ key: UInt64) -> UInt32? {
+    private static func namedScalar(_ key: UInt64) -> UInt32? {
         namedKeys.withUnsafeBufferPointer { table in
             var lo = 0
             var hi = table.count

@@ -55,7 +55,7 @@ extension TitleCleaner {
     }
 
     @inline(__always)
-    static func isTagStart(_ b: UInt8) -> Bool {
+    private static func isTagStart(_ b: UInt8) -> Bool {
         let lower = b | 0x20
         return (lower >= 0x61 && lower <= 0x7A) || b == 0x2F || b == 0x21 || b == 0x3F
     }

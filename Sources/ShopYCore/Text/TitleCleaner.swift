@@ -37,7 +37,7 @@ public enum TitleCleaner {
 
     /// For strings without contiguous UTF-8 (bridged NSStrings on Apple platforms).
     @inline(never)
-    static func cleanCopy(_ raw: String) -> String? {
+    private static func cleanCopy(_ raw: String) -> String? {
         Array(raw.utf8).withUnsafeBufferPointer { clean(bytes: $0) }
     }
 
@@ -80,7 +80,7 @@ public enum TitleCleaner {
     /// as all the rest of cleaning a bolded title. `UTF8Span(unchecked:)` is the public way to
     /// skip that (Swift 6.2 standard library); older Apple OSes validate.
     @inline(__always)
-    static func copyValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    private static func copyValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             return String(copying: UTF8Span(unchecked: bytes.span))
