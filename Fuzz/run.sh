@@ -14,10 +14,10 @@ seconds="${1:-5}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
 k=Sources/ShopYCore
-sources="Fuzz/FuzzTarget.swift $k/JSON/JSONParser.swift $k/JSON/JSONValue.swift $k/JSON/JSONWriter.swift
+sources="Fuzz/FuzzTarget.swift $k/JSON/JSONParser*.swift $k/JSON/JSONParseError.swift $k/JSON/JSONValue.swift $k/JSON/JSONWriter.swift
   $k/Model/Wire.swift $k/Model/Product.swift $k/Model/FieldLimits.swift $k/Model/ProductID.swift $k/Model/Checked.swift
   $k/Model/AnswerCheck.swift $k/Model/SearchRequest.swift $k/Model/ListingArithmetic.swift
-  $k/Text/TitleCleaner.swift $k/Text/Sanitizer.swift $k/Text/DisplayWidth.swift $k/Text/WidthTable.swift $k/Text/Money.swift
+  $k/Text/TitleCleaner*.swift $k/Text/Sanitizer.swift $k/Text/DisplayWidth.swift $k/Text/WidthTable.swift $k/Text/Money.swift
   $k/HTTP/RetryAfter.swift"
 binary="$out/shopy-fuzz"
 rebuild=no

@@ -18,8 +18,7 @@ func refreshBench(runs: Int) {
     }
     let file = home + "/likes-export.json"
     try! Data(JSONWriter.serialize(.array(likes))).write(to: URL(fileURLWithPath: file))
-    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
-               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    let env = emulator.environment(home: home)
     precondition(spawn([shopy, "likes", "import", file], environment: env).status == 0, "import failed")
     let output = home + "/refresh.json"
     var times: [Double] = [], requests: [Int] = []

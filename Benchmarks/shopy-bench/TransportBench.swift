@@ -19,11 +19,11 @@ struct MeasuredRun {
     var status: Int32
 }
 
-func spawnMeasured(_ argv: [String], environment: [String: String]) -> MeasuredRun {
+func spawnMeasured(_ argv: [String], environment: [String: String], stdoutPath: String = "/dev/null") -> MeasuredRun {
     var pid = pid_t()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let cArgs = argv.map { strdup($0) } + [nil]
     let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -107,10 +107,6 @@ func foundationHelloWorld() -> String? {
 func transportBench(runs: Int) {
     print("## Transport: libcurl, waiting asleep, connections reused, nothing paid at start")
     let home = temporaryDirectory("transport-home")
-    func environment(_ base: String) -> [String: String] {
-        ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": base,
-         "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
-    }
 
     // 1. CPU while a slow answer is awaited.
     do {
@@ -119,7 +115,7 @@ func transportBench(runs: Int) {
         let waits = max(3, runs / 7)
         var ratios: [Double] = [], cpus: [Double] = [], walls: [Double] = []
         for _ in 0..<waits {
-            let run = spawnMeasured([shopy, "search", "생활", "--format", "json"], environment: environment(emulator.base))
+            let run = spawnMeasured([shopy, "search", "생활", "--format", "json"], environment: emulator.environment(home: home))
             precondition(run.status == 0, "shopy search failed with \(run.status)")
             ratios.append(run.cpu / run.wall)
             cpus.append(run.cpu)
@@ -138,7 +134,7 @@ func transportBench(runs: Int) {
         for _ in 0..<scans {
             _ = emulatorControl(emulator.base, "/_emulator/reset")
             let run = spawnMeasured([shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"],
-                                    environment: environment(emulator.base))
+                                    environment: emulator.environment(home: home))
             precondition(run.status == 0, "shopy rank failed with \(run.status)")
             let stats = emulatorControl(emulator.base, "/_emulator/stats")
             cpus.append(run.cpu)
@@ -147,7 +143,7 @@ func transportBench(runs: Int) {
             throttled += stats["throttled"]?.intValue ?? 0
         }
         let rankArgs = [shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"]
-        for _ in 0..<3 { if let kib = peakRSS(rankArgs, environment: environment(emulator.base)) { rss.append(kib) } }
+        for _ in 0..<3 { if let kib = peakRSS(rankArgs, environment: emulator.environment(home: home)) { rss.append(kib) } }
         let bound = 10.0 / 8 + 0.4
         print(String(format: "rank --depth 1099 (11 requests): CPU %.3f s (goal ≤ 0.2 s); wall %.0f ms, %+.1f%% from the rate bound %.0f ms (goal within 5%%)",
                      median(cpus), median(walls) * 1000, (median(walls) / bound - 1) * 100, bound * 1000))
@@ -197,10 +193,10 @@ func transportBench(runs: Int) {
         var rss: [Int] = []
         for _ in 0..<max(5, runs / 3) {
             let argv = [shopy, "search", "생활", "--format", "json", "--size", "100"]
-            rss.append(peakRSS(argv, environment: environment(emulator.base)) ?? spawnMeasured(argv, environment: environment(emulator.base)).maxRSSKiB)
+            rss.append(peakRSS(argv, environment: emulator.environment(home: home)) ?? spawnMeasured(argv, environment: emulator.environment(home: home)).maxRSSKiB)
         }
         var baseline: [Int] = []
-        for _ in 0..<3 { if let kib = peakRSS([shopy, "--version"], environment: environment(emulator.base)) { baseline.append(kib) } }
+        for _ in 0..<3 { if let kib = peakRSS([shopy, "--version"], environment: emulator.environment(home: home)) { baseline.append(kib) } }
         print(String(format: "peak RSS of shopy search --size 100: %.1f MiB (goal ≤ 30 MiB); of shopy --version: %.1f MiB [/usr/bin/time]",
                      Double(rss.max() ?? 0) / 1024, Double(baseline.max() ?? 0) / 1024))
     }

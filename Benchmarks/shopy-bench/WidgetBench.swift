@@ -75,8 +75,7 @@ func widgetBench(runs: Int) {
     let emulator = Emulator()
     defer { emulator.stop() }
     let home = temporaryDirectory("widget-refresh")
-    let env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
-               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "SHOPY_WIDGET_BACKGROUND": "off"]
+    let env = emulator.environment(home: home, ["SHOPY_WIDGET_BACKGROUND": "off"])
     func requests() -> Int {
         emulatorControl(emulator.base, "/_emulator/stats")["requests"]?.intValue ?? -1
     }

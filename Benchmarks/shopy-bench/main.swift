@@ -24,27 +24,8 @@ struct Run {
 
 /// posix_spawn + wait4, so that each child's own peak RSS is known. stdout goes to `stdoutPath`.
 func spawn(_ argv: [String], environment: [String: String], stdoutPath: String = "/dev/null") -> Run {
-    var pid = pid_t()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let cArgs = argv.map { strdup($0) } + [nil]
-    let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        cArgs.forEach { free($0) }
-        cEnv.forEach { free($0) }
-        posix_spawn_file_actions_destroy(&actions)
-    }
-    let start = DispatchTime.now().uptimeNanoseconds
-    let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
-    guard rc == 0 else { fatalError("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return Run(seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss), status: exitStatus)
+    let run = spawnMeasured(argv, environment: environment, stdoutPath: stdoutPath)
+    return Run(seconds: run.wall, maxRSSKiB: run.maxRSSKiB, status: run.status)
 }
 
 func median(_ values: [Double]) -> Double {
@@ -79,32 +60,6 @@ func temporaryDirectory(_ name: String) -> String {
     try? FileManager.default.removeItem(atPath: path)
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-/// A `shopy-emulator` on an ephemeral port.
-final class Emulator {
-    let process = Process()
-    let base: String
-
-    init(_ options: [String] = []) {
-        process.executableURL = URL(fileURLWithPath: emulatorBinary)
-        process.arguments = ["--port", "0", "--client-id", "bench-id", "--client-secret", "bench-secret"] + options
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try! process.run()
-        var data = Data()
-        while !data.contains(0x0A) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
-        base = String(decoding: data, as: UTF8.self).split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
 }
 
 // MARK: - Benchmarks
@@ -153,8 +108,7 @@ func searchProcess(runs: Int) {
     let emulator = Emulator()
     defer { emulator.stop() }
     let home = temporaryDirectory("search-home")
-    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
-               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    let env = emulator.environment(home: home)
     let query = "생활"  // matches 300 recorded items, so a full page of 100
     let shopyArgs = [shopy, "search", query, "--format", "json", "--size", "100"]
     let pythonArgs = [python, repository + "/Benchmarks/python/search.py", emulator.base, query, "100"]
@@ -201,8 +155,7 @@ func rankScan(runs: Int) {
     let emulator = Emulator(["--items", deepItemsFile(), "--latency", "400", "--rate-limit", "10"])
     defer { emulator.stop() }
     let home = temporaryDirectory("rank-home")
-    let env = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home, "SHOPY_API_BASE": emulator.base,
-               "NAVER_CLIENT_ID": "bench-id", "NAVER_CLIENT_SECRET": "bench-secret", "LANG": "C.UTF-8"]
+    let env = emulator.environment(home: home)
     let args = [shopy, "rank", "벤치키워드", "--product", "99999999999", "--depth", "1099", "--json"]
     var times: [Double] = [], rss: [Int] = []
     for _ in 0..<runs {
@@ -266,13 +219,17 @@ case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
 case "refresh": refreshBench(runs: min(runs, 3))
 case "catalog": catalogBench(runs: runs)
+case "json": jsonBench()
+case "prices": pricesBench(runs: min(runs, 7))
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
     likesAtScale(runs: runs)
     rankScan(runs: min(runs, 9))
     transportBench(runs: runs)
+    jsonBench()
+    pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|all] [--runs N]")
     exit(64)
 }

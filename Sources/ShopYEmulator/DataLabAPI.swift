@@ -9,6 +9,8 @@ import ShopYCore
 ///
 /// `POST /_emulator/datalab/<endpoint>` answers the same body without keys, limits or counting,
 /// with every series in one answer: the ground truth a client's stitched comparison must equal.
+/// It is bounded (`GroundTruthLimits`: 1 MiB of body, 20 series, 5,000 periods; past them a 400)
+/// and answers POST only (any other method: 405 with `Allow: POST`).
 /// `GET /_emulator/datalab/stats` and `/_emulator/datalab/reset` are its counters.
 final class DataLabAPI: Sendable {
     static let developersPrefix = "/v1/datalab/shopping"
@@ -18,6 +20,7 @@ final class DataLabAPI: Sendable {
     static let naverDailyQuota = 1_000
 
     let config: EmulatorConfig
+    let groundTruthLimits: GroundTruthLimits
     private let state = Locked(State())
 
     private struct State {
@@ -33,8 +36,9 @@ final class DataLabAPI: Sendable {
         var arrivals: [UInt64] = []
     }
 
-    init(config: EmulatorConfig) {
+    init(config: EmulatorConfig, groundTruthLimits: GroundTruthLimits = .standard) {
         self.config = config
+        self.groundTruthLimits = groundTruthLimits
     }
 
     /// The answer to a DataLab request, or nil when the path is not DataLab's.
@@ -147,6 +151,11 @@ final class DataLabAPI: Sendable {
 
     private func control(_ request: ParsedRequest) -> Reply {
         let name = String(request.path.dropFirst(DataLabAPI.controlPrefix.count))
+        if DataLabRequest.Endpoint(rawValue: name) != nil && request.method != "POST" {
+            var reply = DataLabAPI.error(405, "405", "Method not allowed: the ground truth answers POST only")
+            reply.response.headers.append(("Allow", "POST"))
+            return reply
+        }
         switch (request.method, name) {
         case ("GET", "/stats"):
             return Reply(response: ServerResponse(status: 200, body: JSONWriter.serialize(stats())))
@@ -161,8 +170,11 @@ final class DataLabAPI: Sendable {
             guard let endpoint = DataLabRequest.Endpoint(rawValue: name) else {
                 return DataLabAPI.error(404, "404", "Unknown DataLab endpoint \(name)")
             }
+            if let refusal = groundTruthLimits.refusal(bodyCount: request.body.count) { return refusal }
             switch DataLabQuery.parse(request.body, endpoint: endpoint, limits: false, today: CalendarDate.todayInKorea(Date())) {
-            case .success(let query): return Reply(response: ServerResponse(status: 200, body: query.answer(decimals: config.dataLabRatioDecimals)))
+            case .success(let query):
+                if let refusal = groundTruthLimits.refusal(query) { return refusal }
+                return Reply(response: ServerResponse(status: 200, body: query.answer(decimals: config.dataLabRatioDecimals)))
             case .failure(let error): return error.reply
             }
         default:

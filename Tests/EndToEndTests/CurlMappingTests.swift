@@ -46,9 +46,9 @@ final class CurlMappingTests: XCTestCase {
     }
 
     func testTheTraceUsesPlainWords() {
-        XCTAssertEqual(NaverClient.describe(.proxy(proxy: "http://p:1", variable: "HTTPS_PROXY", reason: "cannot connect")),
+        XCTAssertEqual(TransportError.proxy(proxy: "http://p:1", variable: "HTTPS_PROXY", reason: "cannot connect").plainWords,
                        "the proxy http://p:1 (from HTTPS_PROXY) cannot be used: cannot connect")
-        XCTAssertEqual(NaverClient.describe(.other("no route to the host")), "no route to the host")
+        XCTAssertEqual(TransportError.other("no route to the host").plainWords, "no route to the host")
     }
 }
 

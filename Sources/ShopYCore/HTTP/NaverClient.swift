@@ -127,118 +127,62 @@ public struct NaverClient: Sendable {
 
     /// Searches once (with retries), within `timeout` seconds overall.
     public func search(_ request: SearchRequest, timeout: Double) async throws(SourceError) -> WireSearchResponse {
-        let clock = ContinuousClock()
         // The first wait at the gate (a rate limiter, a path that is down) is not the server's
         // time: the deadline starts when the first request may leave.
         if let beforeRequest { await beforeRequest() }
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         let url = RequestBuilder.url(base: base, request: request)
         let headers = [("X-Naver-Client-Id", credentials.clientID), ("X-Naver-Client-Secret", credentials.clientSecret),
                        ("Accept", "application/json"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        var attempt = 0
-        while true {
-            attempt += 1
-            if attempt > 1, let beforeRequest { await beforeRequest() }
-            trace("> GET \(URLRedaction.redact(url.absoluteString))")
-            trace("> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]")
-            let started = clock.now
-            let response: HTTPResponse
-            do {
-                response = try await transport.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
-            } catch {
-                trace("< \(Self.describe(error)) after \(Self.millis(started.duration(to: clock.now))) ms")
-                throw mapTransport(error, timeout: timeout)
-            }
-            trace("< \(response.status) (\(Self.millis(started.duration(to: clock.now))) ms, \(response.body.count) bytes)")
-
-            let failure: SourceError
-            switch response.status {
-            case 200:
-                do {
-                    return try WireSearchResponse(body: response.body)
-                } catch {
-                    throw .badResponse(error.description)
-                }
-            case 429:
-                let body = WireErrorBody(body: response.body)
-                if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { Sanitizer.clean($0.errorMessage) }) }
-                failure = .rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) },
-                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) })
-            case 500...599:
-                let body = WireErrorBody(body: response.body)
-                failure = .serverError(status: response.status, code: body?.errorCode,
-                                       serverMessage: body.map { Sanitizer.clean($0.errorMessage) }, attempts: attempt)
-            case 300...399:
-                throw .redirected(status: response.status, location: response.headers["location"].map(Sanitizer.clean))
-            case 401, 403:
-                let body = WireErrorBody(body: response.body)
-                throw .authentication(status: response.status, code: body?.errorCode, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
-            default:
-                let body = WireErrorBody(body: response.body)
-                if response.status == 404 && body?.errorCode == "SE05" { throw .retired(host: host) }
-                throw .rejected(status: response.status, code: body?.errorCode,
-                                serverMessage: body.map { Sanitizer.clean($0.errorMessage) } ?? Self.snippet(response.body))
-            }
-
-            // Retry a throttle or a server error, if attempts and time remain.
-            guard attempt <= retry.maxRetries else { throw failure }
-            let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"], now: Date())
-            if let retryAfter, clock.now.advanced(by: .milliseconds(Int64(retryAfter * 1000))) >= deadline {
-                // The server asks for more time than is left: waiting would only end in a timeout.
-                trace("Retry-After \(String(format: "%.0f", retryAfter)) s passes the deadline; giving up")
-                let body = WireErrorBody(body: response.body)
-                throw .retryAfterDeadline(status: response.status, seconds: retryAfter,
-                                          code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) },
-                                          serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
-            }
-            let delay = min(retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1)), RetryAfter.maxSeconds)
-            let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
-            guard wake < deadline else {
-                trace("no time left for a retry within --timeout")
-                throw failure
-            }
-            trace("retry \(attempt)/\(retry.maxRetries) in \(String(format: "%.2f", delay)) s")
-            do {
-                try await Task.sleep(until: wake, clock: clock)
-            } catch {
-                throw failure
-            }
+        let sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base)
+        let requestTrace = ["> GET \(URLRedaction.redact(url.absoluteString))", "> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]"]
+        return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: requestTrace,
+                                      beforeRetry: beforeRequest, retryAfterPastDeadline: Self.retryAfterPastDeadline) { response, attempt throws(SourceError) in
+            try interpret(response, attempt: attempt)
         }
+    }
+
+    /// The contract's answer to one attempt: the page, a final error, or a throttle or server
+    /// error worth a retry.
+    func interpret(_ response: HTTPResponse, attempt: Int) throws(SourceError) -> AttemptOutcome<WireSearchResponse, SourceError> {
+        switch response.status {
+        case 200:
+            do {
+                return .success(try WireSearchResponse(body: response.body))
+            } catch {
+                throw .badResponse(error.description)
+            }
+        case 429:
+            let body = WireErrorBody(body: response.body)
+            if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { Sanitizer.clean($0.errorMessage) }) }
+            return .retry(.rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) },
+                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) }))
+        case 500...599:
+            let body = WireErrorBody(body: response.body)
+            return .retry(.serverError(status: response.status, code: body?.errorCode,
+                                       serverMessage: body.map { Sanitizer.clean($0.errorMessage) }, attempts: attempt))
+        case 300...399:
+            throw .redirected(status: response.status, location: response.headers["location"].map(Sanitizer.clean))
+        case 401, 403:
+            let body = WireErrorBody(body: response.body)
+            throw .authentication(status: response.status, code: body?.errorCode, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+        default:
+            let body = WireErrorBody(body: response.body)
+            if response.status == 404 && body?.errorCode == "SE05" { throw .retired(host: host) }
+            throw .rejected(status: response.status, code: body?.errorCode,
+                            serverMessage: body.map { Sanitizer.clean($0.errorMessage) } ?? RetryingRequest.snippet(response.body))
+        }
+    }
+
+    /// A throttle or server error whose Retry-After asks for more time than --timeout leaves.
+    static func retryAfterPastDeadline(_ response: HTTPResponse, seconds: Double) -> SourceError {
+        let body = WireErrorBody(body: response.body)
+        return .retryAfterDeadline(status: response.status, seconds: seconds,
+                                   code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) },
+                                   serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
     }
 
     func mapTransport(_ error: TransportError, timeout: Double) -> SourceError {
-        switch error {
-        case .timeout, .cancelled: return .timeout(seconds: timeout, host: host)
-        case .dns: return .unreachable(host: host, reason: .dns)
-        case .refused: return .unreachable(host: host, reason: .refused(port: hostAndPort.1))
-        case .noAnswer: return .unreachable(host: host, reason: .noAnswer)
-        case .tls: return .unreachable(host: host, reason: .tls)
-        case .notConnected: return .unreachable(host: host, reason: .other("the network is not connected"))
-        case .truncated(let received, let expected): return .truncatedResponse(received: received, expected: expected)
-        case .tooLarge(let limit): return .responseTooLarge(limit)
-        case .proxy(let proxy, let variable, let reason): return .unreachable(host: host, reason: .proxy(proxy: proxy, variable: variable, reason: reason))
-        case .malformed(let text): return .badResponse(Sanitizer.clean(text))
-        case .unavailable(let library, let reason):
-            // SHOPY_LIBCURL's own file: the loader's words (they name it); the default: the library.
-            return .networkingUnavailable(library: Sanitizer.clean(library == "libcurl.so.4" || reason.isEmpty ? library : reason))
-        case .other(let text): return .unreachable(host: host, reason: .other(Sanitizer.clean(text)))
-        }
-    }
-
-    static func describe(_ error: TransportError) -> String {
-        switch error {
-        default: return error.plainWords
-        }
-    }
-
-    static func millis(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// The start of a non-contract body, for an error line.
-    static func snippet(_ body: [UInt8]) -> String? {
-        guard !body.isEmpty else { return nil }
-        let text = String(decoding: body.prefix(120), as: UTF8.self)
-        return Sanitizer.clean(text).trimmingASCIIWhitespace()
+        error.mapped(host: host, port: hostAndPort.1, timeout: timeout)
     }
 }

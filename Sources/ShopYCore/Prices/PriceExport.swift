@@ -6,10 +6,7 @@ package enum PriceExport {
     /// `,\n"prices":{…}` or nothing when there is no record.
     package static func member(_ book: PriceBook) -> [UInt8] {
         guard !book.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(book) else { return [] }
-        return Array(",\n\"prices\":".utf8) + Array(data)
+        return Array(",\n\"prices\":".utf8) + book.encodeStored()
     }
 
     /// The `"prices"` of an export, checked; nil when it has none. A damaged one rejects the
@@ -18,9 +15,9 @@ package enum PriceExport {
         guard bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{") else { return nil }
         guard let document = try? SuiteDocument.parse(bytes, path: path, suite: .prices), let raw = document.rawValue("prices") else { return nil }
         do {
-            return try JSONDecoder().decode(PriceBook.self, from: Data(raw))
+            return try PriceBook.decodeStored(raw)
         } catch {
-            throw .invalidImport(path: path, problem: "its \"prices\" \(Session.describe(error))")
+            throw .invalidImport(path: path, problem: "its \"prices\" \(error.problem)")
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What a client makes of one answer: its value, a final error, or an error worth another
+/// attempt (a throttle, a server error) that stands if no attempt or time is left.
+package enum AttemptOutcome<Value, Failure: Error> {
+    case success(Value)
+    case retry(Failure)
+}
+
+/// One request sent with retries, shared by the search and DataLab clients: the trace lines,
+/// exponential backoff with full jitter (`RetryPolicy`), Retry-After, one overall deadline, and
+/// transport failures mapped to the area's error. The client reads the status and the body.
+package struct RetryingRequest: Sendable {
+    package var transport: any HTTPTransport
+    package var retry: RetryPolicy
+    package var trace: Tracer
+    /// The server, for error lines (timeout, unreachable).
+    package var host: String
+    package var port: Int
+    /// Names the request in --verbose lines (`[label]`), or nil.
+    package var label: String?
+
+    package init(transport: any HTTPTransport, retry: RetryPolicy, trace: Tracer, base: URL, label: String? = nil) {
+        self.transport = transport
+        self.retry = retry
+        self.trace = trace
+        host = base.host ?? base.absoluteString
+        port = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
+        self.label = label
+    }
+
+    /// Sends `request` until `interpret` answers `.success`, throws, or retries run out.
+    /// - `requestTrace`: the lines --verbose shows before each attempt (keys redacted).
+    /// - `beforeRetry`: a gate before each attempt after the first (a rate limiter).
+    /// - `retryAfterPastDeadline`: the error when the server's Retry-After passes the deadline;
+    ///   nil to treat that wait like any other that does not fit (the retried error stands).
+    package func send<Value, Failure: TransportFailure>(
+        _ request: HTTPRequest, deadline: ContinuousClock.Instant, timeout: Double, requestTrace: [String],
+        beforeRetry: (@Sendable () async -> Void)? = nil,
+        retryAfterPastDeadline: ((HTTPResponse, Double) -> Failure)? = nil,
+        interpret: (HTTPResponse, _ attempt: Int) throws(Failure) -> AttemptOutcome<Value, Failure>
+    ) async throws(Failure) -> Value {
+        let clock = ContinuousClock()
+        let tag = label.map { "[\($0)] " } ?? ""
+        var attempt = 0
+        while true {
+            attempt += 1
+            if attempt > 1, let beforeRetry { await beforeRetry() }
+            for line in requestTrace { trace(line) }
+            let started = clock.now
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request, deadline: deadline)
+            } catch {
+                trace("< \(tag)\(error.plainWords) after \(Self.millis(started.duration(to: clock.now))) ms")
+                throw error.mapped(host: host, port: port, timeout: timeout)
+            }
+            trace("< \(tag)\(response.status) (\(Self.millis(started.duration(to: clock.now))) ms, \(response.body.count) bytes)")
+
+            let failure: Failure
+            switch try interpret(response, attempt) {
+            case .success(let value): return value
+            case .retry(let error): failure = error
+            }
+
+            // Retry, if attempts and time remain.
+            guard attempt <= retry.maxRetries else { throw failure }
+            let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"], now: Date())
+            let left = Self.seconds(clock.now.duration(to: deadline))
+            if let retryAfter, let retryAfterPastDeadline, retryAfter >= left {
+                // The server asks for more time than is left: waiting would only end in a timeout.
+                trace("\(tag)Retry-After \(String(format: "%.0f", retryAfter)) s passes the deadline; giving up")
+                throw retryAfterPastDeadline(response, retryAfter)
+            }
+            // Retry-After is clamped to a day, so the delay is finite and its milliseconds fit.
+            let delay = min(retry.delay(retry: attempt, retryAfter: retryAfter, random: Double.random(in: 0...1)), RetryAfter.maxSeconds)
+            guard delay.isFinite, delay < left else {
+                trace("\(tag)no time left for a retry within --timeout")
+                throw failure
+            }
+            let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
+            trace("\(tag)retry \(attempt)/\(retry.maxRetries) in \(String(format: "%.2f", delay)) s")
+            do {
+                try await Task.sleep(until: wake, clock: clock)
+            } catch {
+                throw failure
+            }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func millis(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The start of a non-contract body, for an error line.
+    package static func snippet(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        let text = String(decoding: body.prefix(120), as: UTF8.self)
+        return Sanitizer.clean(text).trimmingASCIIWhitespace()
+    }
+}
