@@ -25,7 +25,11 @@ struct Run {
 /// posix_spawn + wait4, so that each child's own peak RSS is known. stdout goes to `stdoutPath`.
 func spawn(_ argv: [String], environment: [String: String], stdoutPath: String = "/dev/null") -> Run {
     var pid = pid_t()
+    #if canImport(Glibc)
     var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    #endif
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
