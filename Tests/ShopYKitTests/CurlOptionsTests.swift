@@ -42,6 +42,12 @@ final class CurlOptionsTests: XCTestCase {
         XCTAssertNil(long(options("http://127.0.0.1:1/x"), CSHOPY_CURLOPT_PIPEWAIT))
     }
 
+    func testTheVersionIsAskedForOnlyWhenWanted() throws {
+        // Loading no longer asks for it (curl_version initialises LDAP and friends); it is there on demand.
+        guard case .success = LibCurl.loaded else { throw XCTSkip("libcurl.so.4 cannot be loaded here") }
+        XCTAssertTrue(LibCurl.version?.hasPrefix("libcurl/") ?? false, LibCurl.version ?? "nil")
+    }
+
     func testVerificationRedirectsProtocolsAndCapsAreAlwaysSet() {
         let set = options("https://openapi.naver.com/x", timeout: 1_500)
         XCTAssertEqual(long(set, CSHOPY_CURLOPT_SSL_VERIFYPEER), 1)
