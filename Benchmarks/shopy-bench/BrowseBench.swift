@@ -76,12 +76,20 @@ func ptyLatency(presses: Int) -> [Double]? {
     _ = ioctl(master, TIOCSWINSZ, &size)
     #endif
     let home = temporaryDirectory("browse")
+    #if canImport(Glibc)
     var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    #endif
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
     posix_spawn_file_actions_adddup2(&actions, 0, 1)
     posix_spawn_file_actions_adddup2(&actions, 0, 2)
+    #if canImport(Glibc)
     var attributes = posix_spawnattr_t()
+    #else
+    var attributes: posix_spawnattr_t?
+    #endif
     posix_spawnattr_init(&attributes)
     posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID
     let argv = [shopy, "browse", "--source", "catalog", "--size", "100", "세제"]

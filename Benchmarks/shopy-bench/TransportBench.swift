@@ -21,7 +21,11 @@ struct MeasuredRun {
 
 func spawnMeasured(_ argv: [String], environment: [String: String], stdoutPath: String = "/dev/null") -> MeasuredRun {
     var pid = pid_t()
+    #if canImport(Glibc)
     var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    #endif
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
@@ -92,6 +96,14 @@ func startupInstructions(_ argv: [String], environment: [String: String]) -> Int
         }
     }
     return total > 0 ? total : nil
+}
+
+/// Scripts/valgrind-sigsuspend-shim.c built with the system C compiler (nil without one).
+func valgrindShim() -> String? {
+    let library = temporaryDirectory("vgshim") + "/shim.so"
+    let run = spawn(["/usr/bin/env", "cc", "-shared", "-fPIC", "-O2", "-o", library, repository + "/Scripts/valgrind-sigsuspend-shim.c"],
+                    environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+    return run.status == 0 ? library : nil
 }
 
 /// A Foundation hello world built with the same toolchain, optimised, as the start-up reference.
@@ -182,14 +194,45 @@ func transportBench(runs: Int) {
             print("  callgrind, linking and runtime start until the main thread first parks: shopy \(Money.grouped(shopyCount)), "
                   + "hello \(Money.grouped(helloCount)) instructions (\(String(format: "%.2f", Double(shopyCount) / Double(helloCount)))×)")
         }
+        // With Scripts/valgrind-sigsuspend-shim.c preloaded valgrind follows each program to its
+        // end: the whole run's instructions, the command's own work included.
+        if let shim = valgrindShim(), FileManager.default.isExecutableFile(atPath: stripped) {
+            var shimEnv = env
+            shimEnv["LD_PRELOAD"] = shim
+            if let helloCount = startupInstructions([hello], environment: shimEnv),
+               let versionCount = startupInstructions([stripped, "--version"], environment: shimEnv),
+               let likesCount = startupInstructions([stripped, "likes"], environment: shimEnv) {
+                func ratio(_ count: Int) -> String { String(format: "%.2f", Double(count) / Double(helloCount)) }
+                print("  callgrind, whole run (LD_PRELOAD valgrind-sigsuspend-shim): hello \(Money.grouped(helloCount)), "
+                      + "shopy --version \(Money.grouped(versionCount)) (\(ratio(versionCount))×), shopy likes \(Money.grouped(likesCount)) (\(ratio(likesCount))×) instructions")
+            }
+        }
     } else {
         print("start-up: no swiftc to build the Foundation hello world; skipped")
     }
 
-    // 4. Peak RSS of a search (100 items as JSON).
+    // 4. A search (100 items as JSON) against the emulator: whole-process wall time beside the
+    // Python urllib reference (taken in turn), and its peak RSS.
     do {
         let emulator = Emulator()
         defer { emulator.stop() }
+        let searchArgs = [shopy, "search", "생활", "--format", "json", "--size", "100"]
+        let pythonArgs = [python, repository + "/Benchmarks/python/search.py", emulator.base, "생활", "100"]
+        for _ in 0..<3 {
+            _ = spawnMeasured(searchArgs, environment: emulator.environment(home: home))
+            _ = spawnMeasured(pythonArgs, environment: emulator.environment(home: home))
+        }
+        var shopyWall: [Double] = [], pythonWall: [Double] = []
+        for _ in 0..<runs {
+            let a = spawnMeasured(searchArgs, environment: emulator.environment(home: home))
+            precondition(a.status == 0, "shopy search failed with \(a.status)")
+            shopyWall.append(a.wall)
+            let b = spawnMeasured(pythonArgs, environment: emulator.environment(home: home))
+            precondition(b.status == 0, "the Python script failed with \(b.status)")
+            pythonWall.append(b.wall)
+        }
+        print(String(format: "search --size 100 against the emulator: shopy %.1f ms, Python urllib + json + cleaning %.1f ms: %.2f× faster (goal ≥ 2×) [%d runs each, in turn, median]",
+                     median(shopyWall) * 1000, median(pythonWall) * 1000, median(pythonWall) / median(shopyWall), runs))
         var rss: [Int] = []
         for _ in 0..<max(5, runs / 3) {
             let argv = [shopy, "search", "생활", "--format", "json", "--size", "100"]

@@ -68,13 +68,21 @@ final class PseudoTerminal {
     }
 
     func spawn(_ argv: [String], environment: [String: String]) throws {
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
+        #else
+        var attributes: posix_spawnattr_t?
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // A session of its own: opening the slave makes it the controlling terminal.

@@ -65,8 +65,13 @@ public struct DetachedRefreshStarter: WidgetRefreshStarter {
         guard (try? FileIO.ensureDirectory(directory)) != nil, let fd = WidgetRefreshLock.tryLock(directory: directory) else { return false }
         defer { close(fd) }
         guard stillDue(), let executable = Self.executable() else { return false }
+        #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
+        #else
+        var attributes: posix_spawnattr_t?
+        var actions: posix_spawn_file_actions_t?
+        #endif
         posix_spawnattr_init(&attributes)
         posix_spawn_file_actions_init(&actions)
         defer {

@@ -40,13 +40,18 @@ public struct StoredValueError: Error, Sendable {
 /// Declares one stored setting: its key, its default, its type and the file that holds it.
 /// Reads and writes go through the enclosing `Settings` object's transaction; code that uses a
 /// setting never sees paths or JSON.
+///
+/// `Value` is Codable, but the requirement sits on the members, not on the type: a generic
+/// type's requirements are checked at run time each time its metadata is first made, and for
+/// eight settings those conformance lookups cost every command ~5 M instructions (the members'
+/// requirements are met from the call site, at no cost).
 @propertyWrapper
-public struct Stored<Value: Codable> {
+public struct Stored<Value> {
     public let key: String
     public let suite: Suite
     let defaultValue: Value
 
-    public init(wrappedValue: Value, _ key: String, suite: Suite) {
+    public init(wrappedValue: Value, _ key: String, suite: Suite) where Value: Codable {
         self.key = key
         self.suite = suite
         self.defaultValue = wrappedValue
@@ -59,7 +64,7 @@ public struct Stored<Value: Codable> {
     }
 
     public static subscript(_enclosingInstance settings: Settings, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Settings, Value>,
-                            storage storageKeyPath: ReferenceWritableKeyPath<Settings, Stored<Value>>) -> Value {
+                            storage storageKeyPath: ReferenceWritableKeyPath<Settings, Stored<Value>>) -> Value where Value: Codable {
         get {
             let wrapper = settings[keyPath: storageKeyPath]
             return settings.session.value(wrapper.key, in: wrapper.suite, default: wrapper.defaultValue)
@@ -74,11 +79,12 @@ public struct Stored<Value: Codable> {
 /// A `@Stored` declaration seen without its value type, so that a transaction can check every
 /// value of a file before it rewrites that file.
 protocol StoredDeclaration {
+    var key: String { get }
     var suite: Suite { get }
     func check(in session: Session)
 }
 
-extension Stored: StoredDeclaration {
+extension Stored: StoredDeclaration where Value: Codable {
     func check(in session: Session) {
         _ = session.value(key, in: suite, default: defaultValue)
     }
@@ -108,6 +114,15 @@ public final class Settings {
     @Stored("widgets", suite: .preferences) public var widgets: [String: WidgetConfiguration] = [:]
     /// Price history, extremes and alert of each like, by productId.
     @Stored("prices", suite: .prices) public var prices = PriceBook()
+
+    /// Every `@Stored` declaration above, for `Session.checkValues`. Listed rather than found by
+    /// reflection at run time: Mirror and its dynamic casts cost every command that reads a file
+    /// ~10 M instructions of runtime conformance lookups (more than the rest of `shopy likes`).
+    /// `SettingsDeclarationTests` holds this list to what reflection finds, so a new setting
+    /// cannot be left out of the checks.
+    var declarations: [any StoredDeclaration] {
+        [_likes, _history, _lastListing, _historyEnabled, _popularSections, _config, _widgets, _prices]
+    }
 
     /// Every like, decoded. Reading `likes` checks only the list and the ids (that is what keeps
     /// liking fast); a like that then fails to decode is damage in likes.json too, so it is
@@ -221,17 +236,15 @@ final class Session {
     /// would quietly carry the damage of one key along with a write of another (or paper over a
     /// damaged value it replaces without reading it), and `like 3` could take its row from a
     /// listing kept beside a damaged history that stopped the last search from saving its own.
-    /// The declarations are found by reflection, so a new @Stored setting is checked without a
-    /// list to keep up to date.
+    /// The declarations are `Settings.declarations` (a test holds that list to what reflection
+    /// finds, so a new @Stored setting cannot go unchecked).
     private func checkValues(of suite: Suite) throws(StoreError) {
         // Only what this file's values report is thrown; an earlier problem stays the first one.
         let earlier = recorded
         recorded = nil
         defer { recorded = earlier ?? recorded }
-        for child in Mirror(reflecting: Settings(session: self)).children {
-            if let declaration = child.value as? StoredDeclaration, declaration.suite == suite {
-                declaration.check(in: self)
-            }
+        for declaration in Settings(session: self).declarations where declaration.suite == suite {
+            declaration.check(in: self)
         }
         if let recorded { throw recorded }
     }

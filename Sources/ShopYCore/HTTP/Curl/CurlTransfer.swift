@@ -26,9 +26,6 @@ final class CurlTransfer: @unchecked Sendable {
     var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
     var cancelRequested = false
 
-    /// How long connecting (DNS, TCP, TLS) may take at most, within the deadline.
-    static let connectTimeoutMilliseconds = 10_000
-
     private init(easy: UnsafeMutableRawPointer, proxy: ProxySelection?) {
         self.easy = easy
         self.proxy = proxy
@@ -43,13 +40,14 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// A configured transfer for `request`, allowed `timeoutMilliseconds` in all.
-    static func make(_ request: HTTPRequest, timeoutMilliseconds: Int, proxy: ProxySelection?) throws(TransportError) -> CurlTransfer {
+    static func make(_ request: HTTPRequest, timeoutMilliseconds: Int, proxy: ProxySelection?,
+                     trustedCertificatesFile: String? = nil) throws(TransportError) -> CurlTransfer {
         for (name, value) in request.headers where !isFieldText(name) || !isFieldText(value) || name.isEmpty {
             throw .other("the request header \(Sanitizer.clean(name)) contains a control character")
         }
         guard let easy = cshopy_curl_easy_init() else { throw .other("libcurl could not create a transfer") }
         let transfer = CurlTransfer(easy: easy, proxy: proxy)
-        try transfer.configure(request, timeoutMilliseconds: timeoutMilliseconds)
+        try transfer.configure(request, timeoutMilliseconds: timeoutMilliseconds, trustedCertificatesFile: trustedCertificatesFile)
         return transfer
     }
 
@@ -57,7 +55,7 @@ final class CurlTransfer: @unchecked Sendable {
         !text.utf8.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }
     }
 
-    private func configure(_ request: HTTPRequest, timeoutMilliseconds: Int) throws(TransportError) {
+    private func configure(_ request: HTTPRequest, timeoutMilliseconds: Int, trustedCertificatesFile: String?) throws(TransportError) {
         var failed: [Int32] = []
         func set(_ option: Int32, _ value: Int) {
             if cshopy_curl_easy_setopt_long(easy, option, value) != 0 { failed.append(option) }
@@ -72,31 +70,15 @@ final class CurlTransfer: @unchecked Sendable {
             if cshopy_curl_easy_setopt_offset(easy, option, offset) != 0 { failed.append(option) }
         }
 
-        set(CSHOPY_CURLOPT_NOSIGNAL, 1)
-        set(CSHOPY_CURLOPT_URL, request.url.absoluteString)
-        set(CSHOPY_CURLOPT_PROTOCOLS, Int(CSHOPY_CURLPROTO_HTTP | CSHOPY_CURLPROTO_HTTPS))
-        // Redirects are refused: the keys would go along. The 3xx is the server's answer.
-        set(CSHOPY_CURLOPT_FOLLOWLOCATION, 0)
-        set(CSHOPY_CURLOPT_SSL_VERIFYPEER, 1)
-        set(CSHOPY_CURLOPT_SSL_VERIFYHOST, 2)
-        set(CSHOPY_CURLOPT_HTTP_VERSION, Int(CSHOPY_CURL_HTTP_VERSION_2TLS))
-        // Concurrent https requests to one host wait for the first connection's TLS handshake to
-        // tell whether it multiplexes (HTTP/2) rather than opening more. Not for plain http: there
-        // curl would learn it from the first answer, and the others would wait a whole round trip.
-        if request.url.scheme?.lowercased() == "https" { set(CSHOPY_CURLOPT_PIPEWAIT, 1) }
-        set(CSHOPY_CURLOPT_TCP_KEEPALIVE, 1)
-        set(CSHOPY_CURLOPT_TIMEOUT_MS, max(1, timeoutMilliseconds))
-        set(CSHOPY_CURLOPT_CONNECTTIMEOUT_MS, max(1, min(timeoutMilliseconds, Self.connectTimeoutMilliseconds)))
-        // gzip and deflate (every libcurl decodes them; an answer in another is refused as
-        // malformed, see `framingProblem`); the body cap counts decoded bytes.
-        set(CSHOPY_CURLOPT_ACCEPT_ENCODING, "gzip, deflate")
-        set(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, offset: Int64(ResponseLimit.maxBodyBytes))
-        // The proxy chosen here is the one used: set explicitly (or "" for none), with curl's
-        // own no_proxy reading turned off so that the two can never disagree.
-        set(CSHOPY_CURLOPT_PROXY, proxy?.url ?? "")
-        set(CSHOPY_CURLOPT_NOPROXY, "")
+        for option in Self.options(for: request, timeoutMilliseconds: timeoutMilliseconds, proxy: proxy,
+                                   trustedCertificatesFile: trustedCertificatesFile) {
+            switch option {
+            case .long(let option, let value): set(option, value)
+            case .text(let option, let value): set(option, value)
+            case .offset(let option, let value): set(option, offset: value)
+            }
+        }
         set(CSHOPY_CURLOPT_ERRORBUFFER, pointer: UnsafeRawPointer(errorBuffer))
-        set(CSHOPY_CURLOPT_NOPROGRESS, 1)
 
         for (name, value) in request.headers {
             headerList = cshopy_curl_slist_append(headerList, "\(name): \(value)")

@@ -7,7 +7,13 @@ import Foundation
 public struct CurlTransport: HTTPTransport {
     public static let shared = CurlTransport()
 
-    public init() {}
+    /// A PEM file of certificates trusted instead of the system's (nil: the system's store).
+    /// Only tests set it, to reach a loopback TLS server; verification is on either way.
+    let trustedCertificatesFile: String?
+
+    public init() { trustedCertificatesFile = nil }
+
+    init(trustingCertificatesIn file: String) { trustedCertificatesFile = file }
 
     public func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
@@ -20,7 +26,8 @@ public struct CurlTransport: HTTPTransport {
         // caller's deadline (seen: 799.6 ms for an 800 ms deadline).
         let milliseconds = Int(clamping: seconds) &* 1000 &+ Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000) &+ 2
         let transfer = try CurlTransfer.make(request, timeoutMilliseconds: min(milliseconds, 3_600_000 * 24),
-                                             proxy: ProxyEnvironment.proxy(for: request.url))
+                                             proxy: ProxyEnvironment.proxy(for: request.url),
+                                             trustedCertificatesFile: trustedCertificatesFile)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 driver.start(transfer, continuation: continuation)

@@ -8,11 +8,19 @@ enum LibCurl {
     /// What is opened when `SHOPY_LIBCURL` does not name another file.
     static let defaultName = "libcurl.so.4"
 
-    /// Loaded once per process (thread-safe: a static let is initialised once); the version
-    /// string, or why it cannot be used.
-    static let loaded: Result<String, TransportError> = load(ProxyEnvironment.processEnvironment("SHOPY_LIBCURL"))
+    /// Loaded once per process (thread-safe: a static let is initialised once), or why it
+    /// cannot be used.
+    static let loaded: Result<Void, TransportError> = load(ProxyEnvironment.processEnvironment("SHOPY_LIBCURL"))
 
-    private static func load(_ override: String?) -> Result<String, TransportError> {
+    /// curl_version()'s words ("libcurl/7.88.1 OpenSSL/3.0.19 …"), asked for only when wanted:
+    /// libcurl builds that text by initialising every library it names (OpenLDAP reads its
+    /// configuration files), ~3.9 M instructions that a request never needs.
+    static var version: String? {
+        guard case .success = loaded else { return nil }
+        return String(cString: cshopy_curl_version())
+    }
+
+    private static func load(_ override: String?) -> Result<Void, TransportError> {
         let name = override.flatMap { $0.isEmpty ? nil : $0 } ?? defaultName
         // dlopen of a FIFO would block forever: a path must be a regular file (links followed).
         var info = stat()
@@ -27,7 +35,7 @@ enum LibCurl {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(.unavailable(library: name, reason: reason))
         }
-        return .success(String(cString: cshopy_curl_version()))
+        return .success(())
     }
 
     /// curl_easy_strerror's words for a CURLcode.
