@@ -21,7 +21,7 @@ public struct HistoryCommand: ResultCommand {
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else {
-            throw UsageError("history takes no arguments", hint: "to remove a query: shopy history --remove '\(Sanitizer.clean(parsed.positionals.joined(separator: " ")))'")
+            throw UsageError("history takes no arguments", hint: "to remove a query: shopy history --remove '\(Echo.value(parsed.positionals.joined(separator: " ")))'")
         }
         clear = parsed[Self.clearOption]
         remove = try Self.removeOption.read(parsed).map { $0.trimmingASCIIWhitespace() }

@@ -21,8 +21,8 @@ public struct ConfigKey: Sendable {
 
     public func validate(_ value: String, origin: String) throws(UsageError) -> String {
         guard let normal = normalize(value.trimmingASCIIWhitespace()) else {
-            throw UsageError("invalid \(origin) '\(Sanitizer.clean(value))' for \(name); valid values: \(accepts)",
-                             hint: Suggest.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
+            throw UsageError("invalid \(origin) '\(Echo.value(value))' for \(name); valid values: \(accepts)",
+                             hint: Echo.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
         }
         return normal
     }
@@ -61,8 +61,8 @@ public struct ConfigKey: Sendable {
 
     public static func named(_ name: String) throws(UsageError) -> ConfigKey {
         if let key = all.first(where: { $0.name == name.lowercased() }) { return key }
-        let hint = Suggest.closest(to: name, among: names).map { "did you mean '\($0)'?" }
-        throw UsageError("unknown config key '\(Sanitizer.clean(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
+        let hint = Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+        throw UsageError("unknown config key '\(Echo.value(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
     }
 
     static func choice(_ name: String, _ values: [String], help: String, commands: [String], builtIn: String) -> ConfigKey {
