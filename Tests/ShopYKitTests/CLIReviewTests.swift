@@ -69,4 +69,21 @@ final class CLIReviewTests: XCTestCase {
         let run = await Shell.run(["search", "x", "--sort", "\u{1B}]0;pwn\u{07}"])
         XCTAssertFalse(run.stderr.contains("\u{1B}") || run.stderr.contains("\u{07}"), run.stderr)
     }
+
+    // MARK: numbers
+
+    /// `--size +5` and `SHOPY_SIZE=+5` were taken (Int("+5")), though sizes take digits only.
+    func testSizesTakeNoSign() async {
+        for size in ["+5", "-0", "+0", "-5"] {
+            let run = await Shell.run(["search", "방충망", "--size", size, "--source", "catalog"])
+            XCTAssertEqual(run.code, 64, size)
+            XCTAssertEqual(run.stderrLines, ["shopy: invalid --size '\(size)': expected a whole number from 1 to 100"], size)
+            let env = await Shell.run(["search", "방충망", "--source", "catalog"], environment: ["SHOPY_SIZE": size])
+            XCTAssertEqual(env.code, 64, "SHOPY_SIZE=\(size)")
+            XCTAssertEqual(env.stdout, "", size)
+        }
+        XCTAssertThrowsError(try ArgumentParser.integer("+2", option: "page", from: 1))
+        XCTAssertEqual(try ArgumentParser.integer("-3", option: "offset", in: -5...5), -3, "a range with negative numbers takes a sign")
+        XCTAssertEqual(try ArgumentParser.integer("5", option: "size", in: 1...100), 5)
+    }
 }

@@ -231,10 +231,10 @@ public enum ArgumentParser {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// A whole number in `range`: ASCII digits (an optional sign), nothing around them, so
-    /// `' 5'` is refused like `5x`.
+    /// A whole number in `range`: ASCII digits, nothing around them, so `' 5'` is refused like
+    /// `5x`; a sign only where the range has negative numbers (`+5` and `-0` are not sizes).
     public static func integer(_ value: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let number = wholeNumber(value) else {
+        guard let number = wholeNumber(value, signed: range.lowerBound < 0) else {
             throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         guard range.contains(number) else {
@@ -245,15 +245,17 @@ public enum ArgumentParser {
 
     /// A whole number from `lowerBound` up (`--page`).
     public static func integer(_ value: String, option: String, from lowerBound: Int) throws(UsageError) -> Int {
-        guard let number = wholeNumber(value), number >= lowerBound else {
+        guard let number = wholeNumber(value, signed: lowerBound < 0), number >= lowerBound else {
             throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(lowerBound)")
         }
         return number
     }
 
-    /// `Int(text)` takes a sign and digits only (no whitespace), and nil past Int's range.
-    static func wholeNumber(_ text: String) -> Int? {
-        guard text.utf8.count <= 32 else { return nil }
+    /// `Int(text)` takes a sign and digits only (no whitespace), and nil past Int's range;
+    /// without `signed`, no sign either.
+    static func wholeNumber(_ text: String, signed: Bool) -> Int? {
+        guard text.utf8.count <= 32, let first = text.utf8.first else { return nil }
+        if !signed && (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) { return nil }
         return Int(text)
     }
 }

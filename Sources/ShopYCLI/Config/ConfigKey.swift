@@ -33,7 +33,7 @@ public struct ConfigKey: Sendable {
                commands: ["search", "popular", "rank"], builtIn: "naver with both keys set, else catalog"),
         ConfigKey(name: "size", help: "Results a page (search) or items a section (popular).", accepts: "a whole number from 1 to \(SearchRequest.maxDisplay)",
                   variable: "SHOPY_SIZE", option: "size", commands: ["search", "popular"], builtIn: "20 (popular: 10)", choices: [],
-                  normalize: { Int($0).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
+                  normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
         choice("sort", SortOrder.allCases.map(\.rawValue), help: "The order of search results.", commands: ["search"], builtIn: "sim"),
         choice("format", OutputFormat.allCases.map(\.rawValue), help: "The output format of listings.",
                commands: ["search", "popular", "rank", "likes", "history", "trends"], builtIn: "table on a terminal, else tsv"),
