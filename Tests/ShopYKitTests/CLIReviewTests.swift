@@ -86,4 +86,30 @@ final class CLIReviewTests: XCTestCase {
         XCTAssertEqual(try ArgumentParser.integer("-3", option: "offset", in: -5...5), -3, "a range with negative numbers takes a sign")
         XCTAssertEqual(try ArgumentParser.integer("5", option: "size", in: 1...100), 5)
     }
+
+    // MARK: help
+
+    /// `shopy help environment x` said "unknown command 'environment'; did you mean 'environment'?".
+    func testHelpTopicWithMoreWords() async {
+        for topic in ["environment", "files"] {
+            let run = await Shell.run(["help", topic, "x"])
+            XCTAssertEqual(run.code, 64, topic)
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderrLines, ["shopy: help \(topic) takes no other arguments", "hint: it is a help topic, not a command"])
+        }
+    }
+
+    /// `shopy help search --help` and `shopy help -h` were refused as unknown commands.
+    func testHelpTakesTheHelpFlag() async {
+        let search = await Shell.run(["help", "search"])
+        for arguments in [["help", "search", "--help"], ["help", "search", "-h"], ["help", "-h", "search"]] {
+            let run = await Shell.run(arguments)
+            XCTAssertEqual(run.code, 0, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stdout, search.stdout, "\(arguments)")
+        }
+        let root = await Shell.run(["help"])
+        let run = await Shell.run(["help", "--help"])
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(run.stdout, root.stdout)
+    }
 }

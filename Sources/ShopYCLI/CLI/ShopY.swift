@@ -123,6 +123,8 @@ public enum ShopY {
     /// `shopy help`, `shopy help --man`, `shopy help a b c` (any depth).
     static func help(_ arguments: [String], io: IO, commands: [any Command.Type] = ShopY.commands) -> ExitCode {
         let specs = commands.map { $0.fullSpec }
+        // `shopy help search --help` is `shopy help search`; `shopy help -h` the root help.
+        let arguments = arguments.filter { $0 != "-h" && $0 != "--help" }
         guard arguments.first != nil else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok
@@ -132,7 +134,10 @@ public enum ShopY {
             io.stdout.write(ManPage.render(commands: specs, version: version))
             return .ok
         }
-        if arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) {
+        if HelpTopics.names.contains(arguments[0]) {
+            guard arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) else {
+                return report(UsageError("help \(arguments[0]) takes no other arguments", hint: "it is a help topic, not a command"), io: io)
+            }
             io.stdout.write(text)
             return .ok
         }
