@@ -126,4 +126,16 @@ final class CLIReviewTests: XCTestCase {
         XCTAssertEqual(upper.code, 0, upper.stderr)
         XCTAssertTrue(upper.stdout.hasPrefix("#compdef shopy"))
     }
+
+    // MARK: history
+
+    /// `history --remove a --remove a` reported 'a' twice.
+    func testHistoryRemoveSaysEachQueryOnce() async throws {
+        let home = temporaryPath("home")
+        _ = await Shell.run(["search", "방충망", "--source", "catalog", "-q"], environment: ["SHOPY_HOME": home])
+        let run = await Shell.run(["history", "--remove", "방충망", "--remove", "방충망 ", "--remove", "nope", "--remove", "nope"],
+                                  environment: ["SHOPY_HOME": home])
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(run.stdout + run.stderr, "history: removed '방충망'\nhistory: 'nope' is not in the history\n")
+    }
 }
