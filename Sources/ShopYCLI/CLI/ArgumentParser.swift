@@ -146,7 +146,7 @@ public enum ArgumentParser {
                     name = String(name[..<equals])
                 }
                 guard let found = spec.option(named: name) else {
-                    throw unknownOption("--\(name)", spec: spec, commandPath: commandPath)
+                    throw unknownOption("--" + name, spec: spec, commandPath: commandPath)
                 }
                 option = found
             } else {
@@ -154,14 +154,14 @@ public enum ArgumentParser {
                 let letters = Array(argument.dropFirst())
                 guard let first = letters.first, let found = spec.option(short: first) else {
                     if Int(argument) != nil {
-                        throw UsageError("unexpected '\(argument)'", hint: "put -- before arguments that start with '-'")
+                        throw UsageError("unexpected '\(Echo.value(argument))'", hint: "put -- before arguments that start with '-'")
                     }
                     throw unknownOption(argument, spec: spec, commandPath: commandPath)
                 }
                 option = found
                 if letters.count > 1 {
                     if found.isFlag {
-                        throw UsageError("unknown option '\(argument)'", hint: "give short options one at a time; see 'shopy help \(commandPath)'")
+                        throw UsageError("unknown option '\(Echo.value(argument))'", hint: "give short options one at a time; see 'shopy help \(commandPath)'")
                     }
                     inlineValue = String(letters.dropFirst())
                 }
@@ -191,18 +191,18 @@ public enum ArgumentParser {
 
     static func unknownOption(_ text: String, spec: CommandSpec, commandPath: String) -> UsageError {
         let candidates = spec.options.map { "--\($0.name)" }
-        if let suggestion = Suggest.closest(to: text, among: candidates) {
-            return UsageError("unknown option '\(text)' for 'shopy \(commandPath)'", hint: "did you mean '\(suggestion)'?")
+        if let suggestion = Echo.closest(to: text, among: candidates) {
+            return UsageError("unknown option '\(Echo.value(text))' for 'shopy \(commandPath)'", hint: "did you mean '\(suggestion)'?")
         }
-        return UsageError("unknown option '\(text)' for 'shopy \(commandPath)'", hint: "see 'shopy help \(commandPath)'")
+        return UsageError("unknown option '\(Echo.value(text))' for 'shopy \(commandPath)'", hint: "see 'shopy help \(commandPath)'")
     }
 
     /// Checks a value against a closed set, with did-you-mean.
     public static func choice<T: RawRepresentable>(_ value: String, option: String, as type: T.Type, allowed: [T]) throws(UsageError) -> T where T.RawValue == String {
         if let found = allowed.first(where: { $0.rawValue == value.lowercased() }) { return found }
         let names = allowed.map(\.rawValue)
-        let hint = Suggest.closest(to: value, among: names).map { "did you mean '\($0)'?" }
-        throw UsageError("invalid --\(option) '\(value)'; valid values: \(names.joined(separator: ", "))", hint: hint)
+        let hint = Echo.closest(to: value, among: names).map { "did you mean '\($0)'?" }
+        throw UsageError("invalid --\(option) '\(Echo.value(value))'; valid values: \(names.joined(separator: ", "))", hint: hint)
     }
 
     /// A plain decimal number in `range`: digits with at most one point (`2`, `0.5`, `.5`, `10.`).
@@ -219,7 +219,7 @@ public enum ArgumentParser {
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { digits = -1; break }
         }
         guard digits > 0, points <= 1, text.utf8.count <= 32, let number = Double(text), number.isFinite else {
-            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': \(expected)")
+            throw UsageError("invalid --\(option) '\(Echo.value(value))': \(expected)")
         }
         guard range.contains(number), !(aboveLowerBound && number == range.lowerBound) else {
             throw UsageError("invalid --\(option) \(text): \(expected)")
@@ -231,11 +231,11 @@ public enum ArgumentParser {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// A whole number in `range`: ASCII digits (an optional sign), nothing around them, so
-    /// `' 5'` is refused like `5x`.
+    /// A whole number in `range`: ASCII digits, nothing around them, so `' 5'` is refused like
+    /// `5x`; a sign only where the range has negative numbers (`+5` and `-0` are not sizes).
     public static func integer(_ value: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let number = wholeNumber(value) else {
-            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        guard let number = wholeNumber(value, signed: range.lowerBound < 0) else {
+            throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         guard range.contains(number) else {
             throw UsageError("invalid --\(option) \(number): must be from \(range.lowerBound) to \(range.upperBound)")
@@ -245,15 +245,17 @@ public enum ArgumentParser {
 
     /// A whole number from `lowerBound` up (`--page`).
     public static func integer(_ value: String, option: String, from lowerBound: Int) throws(UsageError) -> Int {
-        guard let number = wholeNumber(value), number >= lowerBound else {
-            throw UsageError("invalid --\(option) '\(Sanitizer.clean(value))': expected a whole number from \(lowerBound)")
+        guard let number = wholeNumber(value, signed: lowerBound < 0), number >= lowerBound else {
+            throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(lowerBound)")
         }
         return number
     }
 
-    /// `Int(text)` takes a sign and digits only (no whitespace), and nil past Int's range.
-    static func wholeNumber(_ text: String) -> Int? {
-        guard text.utf8.count <= 32 else { return nil }
+    /// `Int(text)` takes a sign and digits only (no whitespace), and nil past Int's range;
+    /// without `signed`, no sign either.
+    static func wholeNumber(_ text: String, signed: Bool) -> Int? {
+        guard text.utf8.count <= 32, let first = text.utf8.first else { return nil }
+        if !signed && (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")) { return nil }
         return Int(text)
     }
 }

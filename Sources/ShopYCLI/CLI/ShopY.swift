@@ -87,14 +87,14 @@ public enum ShopY {
         }
         guard let top = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
-            if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
-                error = UsageError("unknown option '\(Sanitizer.clean(first))'", hint: "did you mean '\(near)'?")
+            if first.hasPrefix("-"), let near = Echo.closest(to: first, among: ["--version", "--help"]) {
+                error = UsageError("unknown option '\(Echo.value(first))'", hint: "did you mean '\(near)'?")
             } else if first.hasPrefix("-") {
-                error = UsageError("unknown option '\(first)'", hint: "options come after the command; see 'shopy --help'")
-            } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
-                error = UsageError("unknown command '\(first)'", hint: "did you mean '\(near)'?")
+                error = UsageError("unknown option '\(Echo.value(first))'", hint: "options come after the command; see 'shopy --help'")
+            } else if let near = Echo.closest(to: first, among: specs.map(\.name) + ["help"]) {
+                error = UsageError("unknown command '\(Echo.value(first))'", hint: "did you mean '\(near)'?")
             } else {
-                error = UsageError("unknown command '\(first)'", hint: "see 'shopy --help' for the commands")
+                error = UsageError("unknown command '\(Echo.value(first))'", hint: "see 'shopy --help' for the commands")
             }
             return report(error, io: io)
         }
@@ -123,6 +123,8 @@ public enum ShopY {
     /// `shopy help`, `shopy help --man`, `shopy help a b c` (any depth).
     static func help(_ arguments: [String], io: IO, commands: [any Command.Type] = ShopY.commands) -> ExitCode {
         let specs = commands.map { $0.fullSpec }
+        // `shopy help search --help` is `shopy help search`; `shopy help -h` the root help.
+        let arguments = arguments.filter { $0 != "-h" && $0 != "--help" }
         guard arguments.first != nil else {
             io.stdout.write(Help.rootText(commands: specs, version: version, width: io.columns))
             return .ok
@@ -132,7 +134,10 @@ public enum ShopY {
             io.stdout.write(ManPage.render(commands: specs, version: version))
             return .ok
         }
-        if arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) {
+        if HelpTopics.names.contains(arguments[0]) {
+            guard arguments.count == 1, let text = HelpTopics.text(arguments[0], width: io.columns) else {
+                return report(UsageError("help \(arguments[0]) takes no other arguments", hint: "it is a help topic, not a command"), io: io)
+            }
             io.stdout.write(text)
             return .ok
         }

@@ -71,6 +71,12 @@ public struct DoctorCommand: ResultCommand {
         let store = context.store
         var reports: [FileReport] = []
         var notes: [String] = []
+        // SHOPY_HOME that is not a directory (a file, a FIFO) holds none of shopy's files: say
+        // so (74) rather than report them "not created yet", and never chmod it.
+        var info = stat()
+        if stat(store.directory, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            throw StoreError.io(path: store.directory, operation: "use the directory", errno: ENOTDIR)
+        }
         let directoryMode = FileIO.mode(of: store.directory)
         if repair, let directoryMode, directoryMode != 0o700 {
             if chmod(store.directory, 0o700) == 0 { notes.append("directory permissions set to 0700 (were \(Self.octal(directoryMode)))") }

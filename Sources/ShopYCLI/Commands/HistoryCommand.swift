@@ -21,10 +21,12 @@ public struct HistoryCommand: ResultCommand {
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else {
-            throw UsageError("history takes no arguments", hint: "to remove a query: shopy history --remove '\(Sanitizer.clean(parsed.positionals.joined(separator: " ")))'")
+            throw UsageError("history takes no arguments", hint: "to remove a query: shopy history --remove '\(Echo.value(parsed.positionals.joined(separator: " ")))'")
         }
         clear = parsed[Self.clearOption]
-        remove = try Self.removeOption.read(parsed).map { $0.trimmingASCIIWhitespace() }
+        var seen = Set<String>()
+        // Each query once: `--remove a --remove a` says what happened to 'a' once.
+        remove = try Self.removeOption.read(parsed).map { $0.trimmingASCIIWhitespace() }.filter { seen.insert($0).inserted }
         if remove.contains(where: \.isEmpty) {
             throw UsageError("--remove needs a query", hint: "give the query exactly as 'shopy history' lists it")
         }

@@ -106,7 +106,14 @@ public struct CompletionsCommand: Command {
         guard parsed.positionals.count == 1 else {
             throw UsageError("completions needs one shell: bash, zsh or fish", hint: "e.g. shopy completions bash")
         }
-        shell = try ArgumentParser.choice(parsed.positionals[0], option: "shell", as: Completer.Shell.self, allowed: Completer.Shell.allCases)
+        let name = parsed.positionals[0]
+        guard let shell = Completer.Shell(rawValue: name.lowercased()) else {
+            // A positional, not an option: no `--shell` in the message.
+            let names = Completer.Shell.allCases.map(\.rawValue)
+            throw UsageError("unknown shell '\(Echo.value(name))'; shopy has scripts for \(names.joined(separator: ", "))",
+                             hint: Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" })
+        }
+        self.shell = shell
     }
 
     public func run(_ context: Context) async throws -> ExitCode {

@@ -21,8 +21,8 @@ public struct ConfigKey: Sendable {
 
     public func validate(_ value: String, origin: String) throws(UsageError) -> String {
         guard let normal = normalize(value.trimmingASCIIWhitespace()) else {
-            throw UsageError("invalid \(origin) '\(Sanitizer.clean(value))' for \(name); valid values: \(accepts)",
-                             hint: Suggest.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
+            throw UsageError("invalid \(origin) '\(Echo.value(value))' for \(name); valid values: \(accepts)",
+                             hint: Echo.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
         }
         return normal
     }
@@ -33,7 +33,7 @@ public struct ConfigKey: Sendable {
                commands: ["search", "popular", "rank"], builtIn: "naver with both keys set, else catalog"),
         ConfigKey(name: "size", help: "Results a page (search) or items a section (popular).", accepts: "a whole number from 1 to \(SearchRequest.maxDisplay)",
                   variable: "SHOPY_SIZE", option: "size", commands: ["search", "popular"], builtIn: "20 (popular: 10)", choices: [],
-                  normalize: { Int($0).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
+                  normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
         choice("sort", SortOrder.allCases.map(\.rawValue), help: "The order of search results.", commands: ["search"], builtIn: "sim"),
         choice("format", OutputFormat.allCases.map(\.rawValue), help: "The output format of listings.",
                commands: ["search", "popular", "rank", "likes", "history", "trends"], builtIn: "table on a terminal, else tsv"),
@@ -61,8 +61,8 @@ public struct ConfigKey: Sendable {
 
     public static func named(_ name: String) throws(UsageError) -> ConfigKey {
         if let key = all.first(where: { $0.name == name.lowercased() }) { return key }
-        let hint = Suggest.closest(to: name, among: names).map { "did you mean '\($0)'?" }
-        throw UsageError("unknown config key '\(Sanitizer.clean(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
+        let hint = Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+        throw UsageError("unknown config key '\(Echo.value(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
     }
 
     static func choice(_ name: String, _ values: [String], help: String, commands: [String], builtIn: String) -> ConfigKey {
