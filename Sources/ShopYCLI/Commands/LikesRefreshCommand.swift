@@ -68,6 +68,6 @@ public struct LikesRefreshCommand: Command {
         PriceReport.render(results, fired: fired, catalog: productSource.kind == .catalog,
                            requests: sent.count, format: format.resolved(for: context.io), io: context.io)
         PriceReport.deliver(fired, notify: notify, exec: exec, io: context.io)
-        return PriceRefresh.exitCode(results)
+        return PriceReport.exitCode(results)
     }
 }

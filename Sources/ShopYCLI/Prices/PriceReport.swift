@@ -4,6 +4,12 @@ import ShopYCore
 /// The output of `likes refresh`: one line a like, then the alerts that fired; and their
 /// delivery (desktop notification, `--exec`).
 enum PriceReport {
+    /// The exit code of a refresh: 0 unless some like got `error`, then the first error's class.
+    static func exitCode(_ results: [PriceRefresh.Result]) -> ExitCode {
+        guard let error = results.first(where: { $0.outcome == .error })?.error else { return .ok }
+        return ExitCode(for: error)
+    }
+
     static func message(_ error: (any Error)?) -> String {
         guard let error else { return "" }
         if let error = error as? ShopyError { return error.message }
