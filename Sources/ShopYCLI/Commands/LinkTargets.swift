@@ -50,7 +50,7 @@ public struct OpenCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "open",
         abstract: "Open rows' links in the browser.",
-        discussion: "Tries each $BROWSER entry (colon-separated; %s stands for the link), then the platform's opener: open on macOS, wslview on WSL, xdg-open where DISPLAY or WAYLAND_DISPLAY is set. Only http and https links are opened, each passed as one argument and never through a shell. With no opener the link is printed on stdout, and shopy says so.",
+        discussion: "Tries each $BROWSER entry (colon-separated commands, each split into words without a shell, with '…', \"…\" and \\ honoured; %s stands for the link, %% for a percent sign; without %s the link goes last), then the platform's opener: open on macOS, wslview on WSL, xdg-open where DISPLAY or WAYLAND_DISPLAY is set. Only http and https links are opened, each passed as one argument and never through a shell. With no opener the link is printed on stdout, and shopy says so.",
         arguments: [LinkTargets.argument],
         options: [LinkTargets.idOption],
         examples: ["shopy search 방충망 && shopy open 1", "shopy open 1 3", "shopy open --id 80285861246", "BROWSER=w3m shopy open 2"])

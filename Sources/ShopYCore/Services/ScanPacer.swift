@@ -1,10 +1,10 @@
 import Foundation
 
 /// Paces a scan's requests and counts those that leave: every request waits for the rate
-/// limiter; a page the scan sends is admitted only when the limiter releases it *and* the gate
-/// still lets it go: no page past the `total` that an answer reported is ever sent, however many
-/// were queued before the first answer came back. Retries (the client's `beforeRequest`) wait
-/// for the limiter again and are counted too.
+/// limiter. A page after the first waits for the first answer (its `total`), then for the
+/// limiter, and is admitted only when the limiter releases it *and* it starts within the total
+/// known then: no page past `total` is ever sent, however many were queued. Retries (the
+/// client's `beforeRequest`) wait for the limiter again and are counted too.
 package final class ScanPacer: Sendable {
     private let limiter: RateLimiter
     private let counter = RequestCounter()
@@ -37,6 +37,7 @@ package final class ScanPacer: Sendable {
     /// Waits for the limiter to release a page starting at `start`, then checks the gate: true
     /// (and counted) when the page may go; false when it would start past the known total.
     package func admit(start: Int) async -> Bool {
+        if start > 1 { await gate.waitUntilKnown() }
         await pace()
         guard !Task.isCancelled, gate.allows(start) else { return false }
         counter.add()
@@ -71,13 +72,43 @@ package final class ScanPacer: Sendable {
         }
     }
 
-    /// The smallest total reported so far (none: every page may go).
+    /// The smallest total reported so far; pages after the first wait until one is.
     final class TotalGate: Sendable {
         private let lock = NSLock()
-        private nonisolated(unsafe) var total = Int.max
+        private nonisolated(unsafe) var total: Int?
+        private nonisolated(unsafe) var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        private nonisolated(unsafe) var nextWaiter = 0
 
-        func lower(to value: Int) { lock.withLock { total = min(total, max(0, value)) } }
+        func lower(to value: Int) {
+            let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
+                total = min(total ?? .max, max(0, value))
+                defer { waiters = [:] }
+                return Array(waiters.values)
+            }
+            for waiter in waiting { waiter.resume() }
+        }
 
-        func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= total } }
+        func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= (total ?? .max) } }
+
+        /// Returns once an answer has told the total, or when the task is cancelled.
+        func waitUntilKnown() async {
+            let id: Int = lock.withLock {
+                nextWaiter += 1
+                return nextWaiter
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                    let now: Bool = lock.withLock {
+                        if total != nil || Task.isCancelled { return true }
+                        waiters[id] = waiter
+                        return false
+                    }
+                    if now { waiter.resume() }
+                }
+            } onCancel: {
+                let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+                waiter?.resume()
+            }
+        }
     }
 }
