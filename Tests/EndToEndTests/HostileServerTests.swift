@@ -139,7 +139,7 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(search.stderr.contains("dropped 1 of 2 items without a usable productId"), search.stderr)
         let like = try runShopy(["like", "1"], environment: environment(server), home: home)
         XCTAssertEqual(like.status, 0, like.stderr)
-        XCTAssertTrue(like.stdout.hasPrefix("liked: 81813683218"), like.stdout)
+        XCTAssertTrue(like.stderr.hasPrefix("shopy: liked: 81813683218"), like.stderr)
         for arguments in [["likes"], ["likes", "export"], ["unlike", "1"], ["likes", "clear", "--yes"]] {
             let result = try runShopy(arguments, environment: environment(server), home: home)
             XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")

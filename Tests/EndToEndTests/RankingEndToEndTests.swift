@@ -50,7 +50,7 @@ final class RankingEndToEndTests: XCTestCase {
         // Its rank is a row for `shopy like`.
         let like = try runShopy(["like", "777"], environment: emulator.environment)
         XCTAssertEqual(like.status, 0, like.stderr)
-        XCTAssertTrue(like.stdout.contains("77700000777"))
+        XCTAssertTrue(like.stderr.contains("liked: 77700000777"), like.stderr)
     }
 
     func testAllListsEveryProductOfAMallAndTheFirstOneStopsEarly() throws {
@@ -125,7 +125,7 @@ final class RankingEndToEndTests: XCTestCase {
         // Rows of the last listing can be liked as SECTION.RANK.
         let like = try runShopy(["like", "3.1"], environment: emulator.environment)
         XCTAssertEqual(like.status, 0, like.stderr)
-        XCTAssertTrue(like.stdout.hasPrefix("liked: "))
+        XCTAssertTrue(like.stderr.hasPrefix("shopy: liked: "), like.stderr)
     }
 
     func testPopularFailsOnlyWhenEverySectionFails() throws {

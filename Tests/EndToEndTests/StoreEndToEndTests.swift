@@ -131,9 +131,9 @@ final class StoreEndToEndTests: XCTestCase {
         let ids = listed.compactMap { $0["productId"]?.stringValue }
 
         let liked = try ok(["like", "1", "3"])
-        XCTAssertEqual(liked.stdoutLines.count, 2, liked.stdout)
-        XCTAssertTrue(liked.stdoutLines[0].hasPrefix("liked: \(ids[0])"), liked.stdout)
-        XCTAssertTrue(liked.stdoutLines[1].hasPrefix("liked: \(ids[2])"), liked.stdout)
+        XCTAssertEqual(liked.stderrLines.count, 2, liked.stderr)
+        XCTAssertTrue(liked.stderrLines[0].hasPrefix("shopy: liked: \(ids[0])"), liked.stderr)
+        XCTAssertTrue(liked.stderrLines[1].hasPrefix("shopy: liked: \(ids[2])"), liked.stderr)
 
         let items = try likes()
         XCTAssertEqual(Set(items.compactMap { $0["productId"]?.stringValue }), [ids[0], ids[2]])
@@ -176,16 +176,16 @@ final class StoreEndToEndTests: XCTestCase {
         // Liking again changes nothing, and is no error.
         let before = contents(likesPath)
         let twice = try ok(["like", "1"])
-        XCTAssertTrue(twice.stdout.hasPrefix("already liked: \(ids[0])"), twice.stdout)
+        XCTAssertTrue(twice.stderr.hasPrefix("shopy: already liked: \(ids[0])"), twice.stdout)
         XCTAssertEqual(contents(likesPath), before, "not rewritten")
 
         // Unlike by row and by id; unliking again is no error.
-        XCTAssertTrue(try ok(["unlike", "3"]).stdout.hasPrefix("unliked: \(ids[2])"))
-        XCTAssertTrue(try ok(["unlike", "3"]).stdout.hasPrefix("not liked: \(ids[2])"))
+        XCTAssertTrue(try ok(["unlike", "3"]).stderr.hasPrefix("shopy: unliked: \(ids[2])"))
+        XCTAssertTrue(try ok(["unlike", "3"]).stderr.hasPrefix("shopy: not liked: \(ids[2])"))
         XCTAssertEqual(try likedIDs(), [ids[0]])
-        XCTAssertTrue(try ok(["unlike", "--id", ids[0]]).stdout.hasPrefix("unliked: \(ids[0])"))
+        XCTAssertTrue(try ok(["unlike", "--id", ids[0]]).stderr.hasPrefix("shopy: unliked: \(ids[0])"))
         XCTAssertEqual(try likedIDs(), [])
-        XCTAssertTrue(try ok(["unlike", "--id", "99999999999"]).stdout.hasPrefix("not liked: 99999999999"))
+        XCTAssertTrue(try ok(["unlike", "--id", "99999999999"]).stderr.hasPrefix("shopy: not liked: 99999999999"))
         XCTAssertEqual(try search("방충망").map { $0["liked"] }, Array(repeating: .bool(false), count: 5))
     }
 
@@ -202,7 +202,7 @@ final class StoreEndToEndTests: XCTestCase {
         // A catalog item that is not in the listing, by id.
         let other = try XCTUnwrap(Self.catalogIDs.first { !listed.contains($0) })
         let byID = try ok(["like", other])
-        XCTAssertTrue(byID.stdout.hasPrefix("liked: \(other)"), byID.stdout)
+        XCTAssertTrue(byID.stderr.hasPrefix("shopy: liked: \(other)"), byID.stdout)
         let snapshot = try XCTUnwrap(try likes().first)
         XCTAssertEqual(snapshot["productId"]?.stringValue, other)
         XCTAssertFalse(snapshot["title"]?.stringValue?.isEmpty ?? true, "the snapshot comes from the catalog")
@@ -383,7 +383,7 @@ final class StoreEndToEndTests: XCTestCase {
             XCTAssertEqual(contents(home + "/" + (aside.first ?? "")), damaged, "the damaged bytes are kept")
             XCTAssertTrue(repair.stdout.contains(aside.first ?? "?"), "says where: \(repair.stdout)")
 
-            XCTAssertTrue(try ok(["like", "1"], home: home).stdout.hasPrefix("liked: \(listed[0])"))
+            XCTAssertTrue(try ok(["like", "1"], home: home).stderr.hasPrefix("shopy: liked: \(listed[0])"))
             XCTAssertEqual(try likedIDs(home: home), [listed[0]])
             XCTAssertEqual(try ok(["doctor"], home: home).status, 0)
         }
@@ -469,7 +469,8 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertEqual(listed.count, 3)
         XCTAssertNotEqual(listed[0], first, "the two listings start differently, or this test proves nothing")
         // Row 1 is row 1 of this listing, not of the one before.
-        XCTAssertTrue(try ok(["like", "1"]).stdout.hasPrefix("liked: \(listed[0])"))
+        // (stderr starts with the damaged preferences' warning; the like's line is a notice after it)
+        XCTAssertTrue(try ok(["like", "1"]).stderr.contains("shopy: liked: \(listed[0])"))
         XCTAssertEqual(contents(preferences), damaged)
         assertErrorReport(try shopy(["history", "--off"]), status: 65, contains: [preferences])
         XCTAssertEqual(contents(preferences), damaged)
@@ -501,7 +502,7 @@ final class StoreEndToEndTests: XCTestCase {
 
         // clear --yes: a backup, and it says where.
         let cleared = try ok(["likes", "clear", "--yes"])
-        let backupLine = try XCTUnwrap(cleared.stdoutLines.first { $0.contains("backup: ") }, cleared.stdout)
+        let backupLine = try XCTUnwrap(cleared.stderrLines.first { $0.contains("backup: ") }, cleared.stderr)
         let backupPath = String(try XCTUnwrap(backupLine.components(separatedBy: "backup: ").last))
         XCTAssertTrue(backupPath.hasPrefix(home + "/likes-backup-"), backupPath)
         let backup = try JSONParser.parse(Array(try XCTUnwrap(contents(backupPath), "the backup exists")))
@@ -509,22 +510,22 @@ final class StoreEndToEndTests: XCTestCase {
                        export["likes"]?.arrayValue?.compactMap { $0["productId"]?.stringValue })
         XCTAssertEqual(try likes(), [])
         XCTAssertEqual(try storedLikes(), [], "an empty list, not a missing file")
-        XCTAssertTrue(try ok(["likes", "clear", "--yes"]).stdout.contains("no likes"))
+        XCTAssertTrue(try ok(["likes", "clear", "--yes"]).stderr.contains("no likes"))
 
         // Import twice: the second adds nothing, and the likes are the same as after one.
         let first = try ok(["likes", "import", exportPath])
-        XCTAssertTrue(first.stdout.contains("3 added, 0 kept"), first.stdout)
+        XCTAssertTrue(first.stderr.contains("3 added, 0 kept"), first.stderr)
         let afterOne = try ok(["likes", "--json"]).stdout
         let bytesAfterOne = contents(likesPath)
         let second = try ok(["likes", "import", exportPath])
-        XCTAssertTrue(second.stdout.contains("0 added, 3 kept"), second.stdout)
+        XCTAssertTrue(second.stderr.contains("0 added, 3 kept"), second.stderr)
         XCTAssertEqual(try ok(["likes", "--json"]).stdout, afterOne)
         XCTAssertEqual(contents(likesPath), bytesAfterOne, "the second import writes nothing")
         XCTAssertEqual(try likes(), original, "likedAt and likedPrice came back as they were")
 
         // The backup imports too.
         try ok(["likes", "clear", "--yes"])
-        XCTAssertTrue(try ok(["likes", "import", backupPath]).stdout.contains("3 added"))
+        XCTAssertTrue(try ok(["likes", "import", backupPath]).stderr.contains("3 added"))
         XCTAssertEqual(try likes(), original)
     }
 
@@ -541,7 +542,7 @@ final class StoreEndToEndTests: XCTestCase {
         """
         try write(incoming, to: root + "/in.json")
         let result = try ok(["likes", "import", root + "/in.json"])
-        XCTAssertTrue(result.stdout.contains("2 added, 1 kept"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("2 added, 1 kept"), result.stderr)
         let items = try likes()
         XCTAssertEqual(items.count, 3)
         // The rank is the like's place in this listing (newest first); everything else is kept.
@@ -561,7 +562,7 @@ final class StoreEndToEndTests: XCTestCase {
 
         // A bare array of likes imports as well.
         try write("[{\"productId\":\"99999999990\",\"title\":\"bare\"}]", to: root + "/bare.json")
-        XCTAssertTrue(try ok(["likes", "import", root + "/bare.json"]).stdout.contains("1 added, 0 kept"))
+        XCTAssertTrue(try ok(["likes", "import", root + "/bare.json"]).stderr.contains("1 added, 0 kept"))
     }
 
     func testMalformedImportsChangeNothing() throws {
@@ -623,7 +624,7 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertEqual(try history().queries, ["방충망"], "not recorded while off")
         XCTAssertEqual(try history().recording, false)
         // The listing is still kept: rows can be liked.
-        XCTAssertTrue(try ok(["like", "1"]).stdout.hasPrefix("liked: \(listed.first?["productId"]?.stringValue ?? "?")"))
+        XCTAssertTrue(try ok(["like", "1"]).stderr.hasPrefix("shopy: liked: \(listed.first?["productId"]?.stringValue ?? "?")"))
 
         try ok(["history", "--on"])
         _ = try search("텐트")

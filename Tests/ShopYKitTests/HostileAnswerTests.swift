@@ -188,7 +188,7 @@ final class HostileAnswerTests: XCTestCase {
         XCTAssertEqual(run.stdout.split(separator: "\n").count, 1, run.stdout)
         run = await HostileRun.run(["like", "1"], transport: NoNetworkTransport(), home: home)
         XCTAssertEqual(run.code, 0, run.stderr)
-        XCTAssertTrue(run.stdout.hasPrefix("liked: 81813683218"), run.stdout)
+        XCTAssertTrue(run.stderr.hasPrefix("shopy: liked: 81813683218"), run.stderr)
         for command in [["likes"], ["likes", "export"], ["unlike", "1"]] {
             run = await HostileRun.run(command, transport: NoNetworkTransport(), home: home)
             XCTAssertEqual(run.code, 0, "\(command): \(run.stderr)")
@@ -227,8 +227,9 @@ final class HostileAnswerTests: XCTestCase {
         for command in [["like", "--id", "1"], ["unlike", "--id", "1"], ["unlike", "--id", "2" + evil]] {
             let run = await HostileRun.run(command, transport: NoNetworkTransport(), home: home)
             XCTAssertEqual(run.code, 0, run.stderr)
-            XCTAssertFalse(run.stdout.contains("\u{1B}") || run.stdout.contains("\u{07}"), "\(command): \(run.stdout.debugDescription)")
-            XCTAssertFalse(run.stdout.isEmpty)
+            // The like/unlike lines are notices (stderr), cleaned all the same.
+            XCTAssertFalse(run.stderr.contains("\u{1B}") || run.stderr.contains("\u{07}"), "\(command): \(run.stderr.debugDescription)")
+            XCTAssertFalse(run.stderr.isEmpty)
         }
         // A like from a listing: the title carries the escape.
         let body = HostileRun.answer(total: 1, start: 1, display: 1, items: [HostileRun.item("81813683218", title: "x" + evil, mall: evil)])

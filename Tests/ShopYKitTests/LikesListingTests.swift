@@ -34,10 +34,8 @@ final class LikesListingTests: XCTestCase {
 
     func expected(sort: LikesCommand.Sort, pretty: Bool) throws -> String {
         let likes = try SettingsStore(directory: home).read { try $0.allLikes() }
-        let items = LikesCommand.sorted(likes, by: sort).enumerated().map { i, like in
-            ItemJSON.object(ListedItem(rank: i + 1, product: like.product,
-                                       extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))]))
-        }
+        // The decoded path's items: every price key present (null when unknown) before any refresh.
+        let items = PriceView.items(LikesCommand.sorted(likes, by: sort), book: PriceBook(), history: false, table: false).map(ItemJSON.object)
         if !pretty { return items.map { JSONWriter.string($0) + "\n" }.joined() }
         var o = JSONObject()
         o.appendUnchecked("sort", .string(sort.rawValue))

@@ -14,7 +14,7 @@ public struct UsageError: ShopyError, Equatable {
 extension ExitCode {
     public init(for error: Error) {
         switch error {
-        case is UsageError:
+        case is UsageError, is SelectionError:
             self = .usage
         case is CopyError:
             self = .unavailable

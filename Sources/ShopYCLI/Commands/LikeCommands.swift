@@ -1,11 +1,7 @@
 import Foundation
 import ShopYCore
 
-/// What `like`/`unlike` were given: a row of the last listing or a productId.
-public enum LikeTarget: Equatable, Sendable {
-    case row(String)
-    case id(String)
-
+extension LikeTarget {
     /// A number of up to four digits (ranks reach 1,099) or `section.rank` is a row; anything
     /// else is a productId (Naver's are 8 digits or more). `--id` makes every argument an id.
     public static func parse(_ text: String, forceID: Bool) throws(UsageError) -> LikeTarget {
@@ -19,14 +15,6 @@ public enum LikeTarget: Equatable, Sendable {
         if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) { return .row(trimmed) }
         return .id(trimmed)
     }
-
-    /// As the user gave it.
-    public var text: String {
-        switch self {
-        case .row(let row): return row
-        case .id(let id): return id
-        }
-    }
 }
 
 /// Shared by the commands that touch likes and listings.
@@ -37,55 +25,9 @@ enum LikeSupport {
         return store
     }
 
-    /// Finds the product behind each target: rows and ids of the last listing first, then the
-    /// offline catalog for ids. Everything is resolved before anything changes.
+    /// The product behind each target (see `LikeResolution`).
     static func resolve(_ targets: [LikeTarget], listing: LastListing?) throws -> [(LikeTarget, Product?)] {
-        var resolved: [(LikeTarget, Product?)] = []
-        for target in targets {
-            switch target {
-            case .row(let row):
-                guard let listing else {
-                    throw UsageError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' first, or give a productId with --id")
-                }
-                guard let found = listing.rows.first(where: { $0.row == row }) else {
-                    let span = RowList.describe(listing.rows.map(\.row))
-                    throw UsageError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(span))")
-                }
-                resolved.append((target, found.product))
-            case .id(let id):
-                if let row = listing?.rows.first(where: { $0.product.productId == id }) {
-                    resolved.append((target, row.product))
-                } else if let item = Catalog.embeddedItem(productId: id) {
-                    resolved.append((target, ProductMapper.product(from: item)))
-                } else {
-                    // Unliking needs no snapshot; liking does (the check is the caller's).
-                    resolved.append((target, nil))
-                }
-            }
-        }
-        return resolved
-    }
-
-    /// The transaction both commands share: resolve every target first (a bad one changes
-    /// nothing), apply `step` to each, write the likes only when one changed, then print a line
-    /// a target.
-    static func change(_ targets: [LikeTarget], context: Context,
-                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> (line: TerminalText, changed: Bool)) throws -> ExitCode {
-        // Lines are TerminalText: every id and title in them is cleaned (ids come from the network).
-        let lines: [TerminalText] = try store(context).update([.likes]) { settings in
-            var likes = settings.likes
-            var lines: [TerminalText] = []
-            var changed = false
-            for (target, product) in try resolve(targets, listing: settings.lastListing) {
-                let outcome = try step(&likes, target, product)
-                lines.append(outcome.line)
-                changed = changed || outcome.changed
-            }
-            if changed { settings.likes = likes }
-            return lines
-        }
-        for line in lines { context.io.stdout.line(line) }
-        return .ok
+        try LikeResolution.resolve(targets, listing: listing)
     }
 
     static func describe(_ product: Product) -> TerminalText {
@@ -108,7 +50,7 @@ enum LikeSupport {
 }
 
 /// `shopy like <ROW|ID>…`
-public struct LikeCommand: Command {
+public struct LikeCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "like",
         abstract: "Like products by row number or productId.",
@@ -123,29 +65,15 @@ public struct LikeCommand: Command {
         targets = try LikeSupport.targets(parsed, verb: "like")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let now = Like.timestamp(context.io.now())
-        return try LikeSupport.change(targets, context: context) { likes, target, product in
-            guard let product else {
-                if case .id(let id) = target, likes.contains(id) { return ("already liked: \(id)", false) }
-                throw UsageError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
-                                 hint: "search for it first, then like its row")
-            }
-            // A listing saved before ids were checked may hold one the store would call damage.
-            guard ProductID.usable(product.productId) == product.productId else {
-                throw UsageError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
-                                 hint: "search again: listings leave such items out")
-            }
-            if likes.add(Like(product: product, likedAt: now, likedPrice: product.price)) {
-                return ("liked: " + LikeSupport.describe(product), true)
-            }
-            return ("already liked: " + LikeSupport.describe(product), false)
-        }
+    public func execute(_ context: Context) async throws -> [LikeChanges.Change] {
+        try LikeChanges.like(targets, store: LikeSupport.store(context), at: Like.timestamp(context.io.now()))
     }
+
+    public var presenter: LikeChangesPresenter { LikeChangesPresenter() }
 }
 
 /// `shopy unlike <ROW|ID>…`
-public struct UnlikeCommand: Command {
+public struct UnlikeCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "unlike",
         abstract: "Remove likes by row number or productId.",
@@ -160,16 +88,9 @@ public struct UnlikeCommand: Command {
         targets = try LikeSupport.targets(parsed, verb: "unlike")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        try LikeSupport.change(targets, context: context) { likes, target, product in
-            // A row always resolves to a product; an id may be one no listing shows.
-            let id = product?.productId ?? target.text
-            // Every like was checked when the file loaded, so the stored snapshot decodes.
-            let snapshot = try? likes.like(id)
-            if likes.remove(id) {
-                return ("unliked: \(snapshot.map { LikeSupport.describe($0.product) } ?? "\(id)")", true)
-            }
-            return ("not liked: \(product.map(LikeSupport.describe) ?? "\(id)")", false)
-        }
+    public func execute(_ context: Context) async throws -> [LikeChanges.Change] {
+        try LikeChanges.unlike(targets, store: LikeSupport.store(context))
     }
+
+    public var presenter: LikeChangesPresenter { LikeChangesPresenter() }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ShopYCore
 
 /// `shopy likes alert ROW|ID --below PRICE | --drop PERCENT | --off`
-public struct LikesAlertCommand: Command {
+public struct LikesAlertCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "alert",
         abstract: "Set or remove the price alert of a like.",
@@ -49,10 +49,11 @@ public struct LikesAlertCommand: Command {
         return t.replacingOccurrences(of: ",", with: "")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What changed: the line saying so (every id and title in it cleaned).
+    public func execute(_ context: Context) async throws -> TerminalText {
         let store = LikeSupport.store(context)
-        let line: TerminalText = try store.update([.prices]) { settings in
-            guard let like = try LikeSelection.resolve([target], likes: settings.likes, listing: settings.lastListing).first else {
+        return try store.update([.prices]) { settings in
+            guard let like = try LikeResolution.likes([target], likes: settings.likes, listing: settings.lastListing).first else {
                 throw UsageError("'\(Sanitizer.clean(target.text))' is not liked")
             }
             let id = like.product.productId
@@ -77,13 +78,13 @@ public struct LikesAlertCommand: Command {
             settings.prices = book
             return line
         }
-        context.io.stdout.line(line.truncated(toWidth: context.io.columns))
-        return .ok
     }
+
+    public var presenter: LikesAlertPresenter { LikesAlertPresenter() }
 }
 
 /// `shopy likes alerts`
-public struct LikesAlertsCommand: Command {
+public struct LikesAlertsCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "alerts",
         abstract: "List the price alerts of likes.",
@@ -97,49 +98,23 @@ public struct LikesAlertsCommand: Command {
         format = try CommonOptions.format(parsed)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// A like with an alert, and its price record.
+    public struct Row: Sendable {
+        public var like: Like
+        public var record: PriceRecord
+        public var alert: PriceAlert
+    }
+
+    public func execute(_ context: Context) async throws -> [Row] {
         let store = LikeSupport.store(context)
-        let rows: [(Like, PriceRecord, PriceAlert)] = try store.read { settings in
+        return try store.read { settings in
             let book = settings.prices
             return try settings.allLikes().compactMap { like in
                 guard let record = book[like.product.productId], let alert = record.alert else { return nil }
-                return (like, record, alert)
+                return Row(like: like, record: record, alert: alert)
             }
         }
-        let io = context.io
-        switch format.resolved(for: io) {
-        case .json, .jsonl:
-            let items: [JSONValue] = rows.map { like, record, alert in
-                var o = JSONObject()
-                o.appendUnchecked("productId", .string(like.product.productId))
-                o.appendUnchecked("title", .string(like.product.title))
-                o.appendUnchecked("alert", .string(alert.description))
-                switch alert.rule {
-                case .below(let price): o.appendUnchecked("below", .int(price))
-                case .drop(let percent): o.appendUnchecked("drop", .int(percent))
-                }
-                o.appendUnchecked("line", .int(orNull: alert.line(likedPrice: like.likedPrice)))
-                o.appendUnchecked("likedPrice", .int(orNull: like.likedPrice))
-                o.appendUnchecked("price", .int(orNull: record.latest ?? like.product.price))
-                o.appendUnchecked("armed", .bool(alert.armed))
-                o.appendUnchecked("firedAt", .string(orNull: alert.firedAt))
-                return .object(o)
-            }
-            var o = JSONObject()
-            o.appendUnchecked("count", .int(items.count))
-            o.appendUnchecked("alerts", .array(items))
-            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: true) + [0x0A])
-        case .table, .tsv, .csv:
-            if rows.isEmpty {
-                io.stdout.line("no alerts: 'shopy likes alert ID --below PRICE' or '--drop PERCENT' sets one")
-                return .ok
-            }
-            for (like, record, alert) in rows {
-                let state = alert.armed ? "armed" : "fired " + (alert.firedAt ?? "")
-                let line: TerminalText = "\(like.product.productId) \(alert.description) · now \(Money.won(record.latest ?? like.product.price)) · \(state) · \(like.product.title)"
-                io.stdout.line(line.truncated(toWidth: io.columns))
-            }
-        }
-        return .ok
     }
+
+    public var presenter: LikesAlertsPresenter { LikesAlertsPresenter(format: format) }
 }

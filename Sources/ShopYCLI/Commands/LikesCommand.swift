@@ -7,7 +7,7 @@ import Darwin
 import ShopYCore
 
 /// `shopy likes`: the liked products, and their export, import and clearing.
-public struct LikesCommand: Command {
+public struct LikesCommand: ResultCommand {
     public enum Sort: String, CaseIterable, Sendable {
         case recent, price, title
     }
@@ -51,111 +51,26 @@ public struct LikesCommand: Command {
         format = try CommonOptions.format(parsed)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// The likes as `likes` lists them.
+    public enum Listing: Sendable {
+        /// JSON or JSONL before any refresh, in the stored order: written from the stored bytes.
+        case stored([LikeCollection.RawLike])
+        /// Sorted, filtered (`--drops`) and ordered by the change when asked, with the prices.
+        case likes([Like], book: PriceBook)
+    }
+
+    public func execute(_ context: Context) async throws -> Listing {
         let store = LikeSupport.store(context)
         let resolvedFormat = format.resolved(for: context.io)
         let prices = try store.read { settings in settings.prices }
         if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && !byChange && prices.isEmpty && !drops && !history {
-            try writeRaw(try store.read { settings in settings.allRawLikes() }, format: resolvedFormat, io: context.io)
-            return .ok
+            return .stored(try store.read { settings in settings.allRawLikes() })
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
-        let sorted = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops)
-        let items = PriceView.items(sorted, book: prices, history: history, table: resolvedFormat == .table)
-        let io = context.io
-        switch format.resolved(for: io) {
-        case .json:
-            var o = JSONObject()
-            o.appendUnchecked("sort", .string(sort.rawValue))
-            o.appendUnchecked("count", .int(items.count))
-            o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
-            io.writeJSON(.object(o))
-        case .jsonl, .tsv, .csv:
-            io.stdout.write(Render.lines(items, format: format.resolved(for: io)) ?? "")
-        case .table:
-            if items.isEmpty {
-                io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
-            } else {
-                // No row numbers: 'unlike 2' takes rows of the last search, popular or rank
-                // listing, so numbers here would point at the wrong item. The ids are the handle.
-                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true, showRank: false) { io.stdout.line(line) }
-                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue) · by id: shopy unlike|open|copy --id ID"
-                io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
-            }
-        }
-        return .ok
+        return .likes(PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops), book: prices)
     }
 
-    /// JSON and JSONL straight from the stored bytes (checked, not decoded): the same document
-    /// the decoded path writes, since likes are stored in the item schema's key order, without
-    /// building 10,000 values and encoding them again.
-    func writeRaw(_ likes: [LikeCollection.RawLike], format: OutputFormat, io: IO) throws {
-        let order: [Int]
-        let indices = Array(likes.indices)
-        switch sort {
-        case .recent:
-            if let keys = LikesFile.timestampKeys(likes) {
-                // The usual case: every likedAt as shopy writes it, compared as numbers.
-                order = indices.sorted { a, b in keys[a] != keys[b] ? keys[a] > keys[b] : a > b }
-            } else {
-                order = indices.sorted { a, b in
-                    let x = likes[a].likedAt, y = likes[b].likedAt
-                    return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
-                }
-            }
-        case .price:
-            order = indices.sorted { a, b in
-                switch (likes[a].price, likes[b].price) {
-                case let (x?, y?) where x != y: return x < y
-                case (nil, _?): return false
-                case (_?, nil): return true
-                default: return a < b
-                }
-            }
-        case .title:
-            order = indices
-        }
-        // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
-        // in memory at once.
-        var writer = JSONWriter(pretty: format == .json, capacity: min(likes.reduce(256) { $0 + $1.bytes.count * 2 }, 2 << 20))
-        if format == .json {
-            writer.append("{\n  \"sort\": \"\(sort.rawValue)\",\n  \"count\": \(likes.count),\n  \"items\": ")
-            if likes.isEmpty { writer.append("[]") } else { writer.append("[") }
-        }
-        for (rank, index) in order.enumerated() {
-            if writer.bytes.count >= 1 << 20 {
-                io.stdout.write(bytes: writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
-            }
-            var body = likes[index].bytes
-            while let first = body.first, first != UInt8(ascii: "{") { body = body.dropFirst() }
-            body = body.dropFirst()  // the like's "{": "rank" goes first
-            if !likes[index].canonical {
-                // Hand-edited (other key order, missing or extra keys): decode it so that the
-                // item has the schema's keys in order, like every other.
-                let like = try LikeCollection.decode(likes[index].bytes)
-                let item = ItemJSON.object(ListedItem(rank: rank + 1, product: like.product,
-                                                      extra: [("likedAt", .string(like.likedAt)), ("likedPrice", .int(orNull: like.likedPrice))]))
-                if format == .json {
-                    writer.append(rank == 0 ? "\n    " : ",\n    ")
-                    writer.write(item, indent: 2)
-                } else {
-                    writer.write(item)
-                    writer.bytes.append(0x0A)
-                }
-            } else if format == .json {
-                writer.append(rank == 0 ? "\n    {\n      \"rank\": \(rank + 1)," : ",\n    {\n      \"rank\": \(rank + 1),")
-                writer.append("\n      ")
-                writer.appendRaw(body, indent: 3)
-            } else {
-                writer.append("{\"rank\":\(rank + 1),")
-                writer.appendRaw(body)
-                writer.bytes.append(0x0A)
-            }
-        }
-        if format == .json { writer.append(likes.isEmpty ? "\n}\n" : "\n  ]\n}\n") }
-        io.stdout.write(bytes: writer.bytes)
-    }
+    public var presenter: LikesPresenter { LikesPresenter(sort: sort, format: format, history: history) }
 
     static func sorted(_ likes: [Like], by sort: Sort) -> [Like] {
         let indexed = Array(likes.enumerated())
@@ -233,7 +148,7 @@ enum LikesFile {
 }
 
 /// `shopy likes export [FILE]`
-public struct LikesExportCommand: Command {
+public struct LikesExportCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "export",
         abstract: "Write the likes as JSON to FILE, or to stdout.",
@@ -250,30 +165,34 @@ public struct LikesExportCommand: Command {
         force = parsed.flag("force")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What `likes export` made: the document for stdout, or the file it wrote.
+    public enum Exported: Sendable {
+        case document([UInt8])
+        case written(count: Int, file: String)
+    }
+
+    public func execute(_ context: Context) async throws -> Exported {
         let store = LikeSupport.store(context)
         let (bytes, count) = try store.read { settings in
             let likes = settings.likes
             return (LikesFile.export(likes, at: Like.timestamp(context.io.now()), prices: settings.prices), likes.count)
         }
-        if let file {
-            let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-            // An earlier export (or anything else) is never lost by accident, as `clear` needs --yes.
-            var info = stat()
-            if !force && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 {
-                throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy likes export \(Sanitizer.clean(file)) --force replaces it")
-            }
-            try FileIO.writeExport(bytes, to: path)
-            context.io.notice("shopy: exported \(Money.grouped(count)) like\(count == 1 ? "" : "s") to \(Sanitizer.clean(file))")
-        } else {
-            context.io.stdout.write(bytes: bytes)
+        guard let file else { return .document(bytes) }
+        let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
+        // An earlier export (or anything else) is never lost by accident, as `clear` needs --yes.
+        var info = stat()
+        if !force && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 {
+            throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy likes export \(Sanitizer.clean(file)) --force replaces it")
         }
-        return .ok
+        try FileIO.writeExport(bytes, to: path)
+        return .written(count: count, file: file)
     }
+
+    public var presenter: LikesExportPresenter { LikesExportPresenter() }
 }
 
 /// `shopy likes import FILE`
-public struct LikesImportCommand: Command {
+public struct LikesImportCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "import",
         abstract: "Merge likes from an export file: new ones are added, liked ones kept as they are.",
@@ -288,7 +207,16 @@ public struct LikesImportCommand: Command {
         file = parsed.positionals[0]
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// What an import did: likes read, added and kept (already liked).
+    public struct Imported: Sendable, Equatable {
+        public var total: Int
+        /// The file as given, or "stdin".
+        public var shown: String
+        public var added: Int
+        public var kept: Int
+    }
+
+    public func execute(_ context: Context) async throws -> Imported {
         let bytes: [UInt8]
         let shown: String
         if file == "-" {
@@ -322,13 +250,14 @@ public struct LikesImportCommand: Command {
             if let prices { PriceExport.merge(prices, into: settings, liked: Set(likes.ids)) }
             return (added, kept)
         }
-        context.io.stdout.line("imported \(Money.grouped(total)) from \(Sanitizer.clean(shown)): \(Money.grouped(added)) added, \(Money.grouped(kept)) kept (already liked)")
-        return .ok
+        return Imported(total: total, shown: shown, added: added, kept: kept)
     }
+
+    public var presenter: LikesImportPresenter { LikesImportPresenter() }
 }
 
 /// `shopy likes clear --yes`
-public struct LikesClearCommand: Command {
+public struct LikesClearCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "clear",
         abstract: "Remove every like, after writing a backup file.",
@@ -342,7 +271,8 @@ public struct LikesClearCommand: Command {
         confirmed = parsed.flag("yes")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// Likes removed and the backup written first (nil when there were none).
+    public func execute(_ context: Context) async throws -> (count: Int, backup: String?) {
         let store = LikeSupport.store(context)
         let now = context.io.now()
         let result: (Int, String?) = try store.update([.likes]) { settings in
@@ -359,12 +289,8 @@ public struct LikesClearCommand: Command {
             settings.likes = empty
             return (likes.count, backup)
         }
-        if let backup = result.1 {
-            context.io.stdout.line("cleared \(Money.grouped(result.0)) like\(result.0 == 1 ? "" : "s"); backup: \(backup)")
-            context.io.stdout.line("restore with: shopy likes import \(backup)")
-        } else {
-            context.io.stdout.line("no likes to clear")
-        }
-        return .ok
+        return result
     }
+
+    public var presenter: LikesClearPresenter { LikesClearPresenter() }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ShopYCore
 
 /// `shopy likes refresh [ROW|ID…]`
-public struct LikesRefreshCommand: Command {
+public struct LikesRefreshCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "refresh",
         abstract: "Find liked products again at the source and record their current prices.",
@@ -44,30 +44,65 @@ public struct LikesRefreshCommand: Command {
         timeout = try CommonOptions.timeout(parsed)
     }
 
+    /// What a refresh found, and the alerts that fired.
+    public struct Refreshed: Sendable {
+        public var results: [PriceRefresh.Result]
+        public var fired: [PriceRefresh.Fired]
+        public var source: SourceKind
+        /// Requests that went to the server.
+        public var requests: Int
+    }
+
+    /// The bar on a terminal while it runs; then the report; then each fired alert delivered
+    /// (`--notify`, `--exec`), after the report that lists them.
     public func run(_ context: Context) async throws -> ExitCode {
+        var bar: ProgressBar?
+        defer { bar?.finish() }
+        let refreshed = try await execute(context) { done, total in
+            if bar == nil { bar = ProgressBar(context: context, total: total, keyword: "likes") }
+            bar?.update(scanned: done)
+        }
+        bar?.finish()
+        let code = presenter.present(refreshed, context: context)
+        AlertDelivery(environment: context.io.environment, launcher: context.io.launcher, diagnostics: context.diagnostics)
+            .deliver(refreshed.fired, notify: notify, exec: exec)
+        return code
+    }
+
+    public func execute(_ context: Context) async throws -> Refreshed {
+        try await execute(context) { _, _ in }
+    }
+
+    /// Refreshes the chosen likes (paced by --rate), records the prices and fires the alerts.
+    /// `progress` gets (likes done, likes in all) as each one ends.
+    public func execute(_ context: Context, progress: @escaping (Int, Int) -> Void) async throws -> Refreshed {
         let store = LikeSupport.store(context)
         let (likes, book): ([Like], PriceBook) = try store.read { settings in
             let all = settings.likes
-            let chosen = targets.isEmpty ? try settings.allLikes() : try LikeSelection.resolve(targets, likes: all, listing: settings.lastListing)
+            let chosen = targets.isEmpty ? try settings.allLikes() : try LikeResolution.likes(targets, likes: all, listing: settings.lastListing)
             return (chosen, settings.prices)
         }
-        let limiter = RateLimiter(perSecond: rate)
-        let sent = RequestCounter()
-        let productSource = try context.source(source, timeout: timeout, beforeRequest: {
-            await limiter.acquire()
-            if !Task.isCancelled { sent.add() }
-        })
-        let progress = RankCommand.Progress(context: context, total: likes.count, keyword: "likes")
-        let results = await PriceRefresh.run(likes, book: book, source: productSource, depth: depth,
-                                             progress: { done in progress.update(scanned: done) })
-        progress.finish()
+        let pacer = ScanPacer(perSecond: rate)
+        let productSource = try context.source(source, timeout: timeout, beforeRequest: pacer.beforeRequest)
+        let count = likes.count
+        progress(0, count)
+        let (events, continuation) = AsyncStream<Int>.makeStream()
+        let refresh = Task {
+            defer { continuation.finish() }
+            return await PriceRefresh.run(likes, book: book, source: productSource, depth: depth, progress: { done in continuation.yield(done) })
+        }
+        let results = await withTaskCancellationHandler {
+            for await done in events { progress(done, count) }
+            return await refresh.value
+        } onCancel: {
+            refresh.cancel()
+        }
         let now = Like.timestamp(context.io.now())
         let fired = productSource.kind == .catalog ? [] : try store.update([.likes, .prices]) { settings in
             try PriceRefresh.apply(results, to: settings, at: now)
         }
-        PriceReport.render(results, fired: fired, catalog: productSource.kind == .catalog,
-                           requests: sent.count, format: format.resolved(for: context.io), io: context.io)
-        PriceReport.deliver(fired, notify: notify, exec: exec, io: context.io)
-        return PriceRefresh.exitCode(results)
+        return Refreshed(results: results, fired: fired, source: productSource.kind, requests: pacer.sent)
     }
+
+    public var presenter: PriceRefreshPresenter { PriceRefreshPresenter(format: format) }
 }

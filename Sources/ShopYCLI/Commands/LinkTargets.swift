@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ShopYCore
 
 /// The products `open` and `copy` act on: rows of the last listing, or productIds (`--id`) of a
@@ -43,14 +38,19 @@ enum LinkTargets {
         }
         return link
     }
+
+    /// The one opener loop (`LinkOpener`), with this run's environment, launcher and diagnostics.
+    static func opener(_ context: Context) -> LinkOpener {
+        LinkOpener(environment: context.io.environment, launcher: context.io.launcher, trace: context.trace, diagnostics: context.diagnostics)
+    }
 }
 
 /// `shopy open ROW…`
-public struct OpenCommand: Command {
+public struct OpenCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "open",
         abstract: "Open rows' links in the browser.",
-        discussion: "Tries each $BROWSER entry (colon-separated; %s stands for the link), then the platform's opener: open on macOS, wslview on WSL, xdg-open where DISPLAY or WAYLAND_DISPLAY is set. Only http and https links are opened, each passed as one argument and never through a shell. With no opener the link is printed on stdout, and shopy says so.",
+        discussion: "Tries each $BROWSER entry (colon-separated commands, each split into words without a shell, with '…', \"…\" and \\ honoured; %s stands for the link, %% for a percent sign; without %s the link goes last), then the platform's opener: open on macOS, wslview on WSL, xdg-open where DISPLAY or WAYLAND_DISPLAY is set. Only http and https links are opened, each passed as one argument and never through a shell. With no opener the link is printed on stdout, and shopy says so.",
         arguments: [LinkTargets.argument],
         options: [LinkTargets.idOption],
         examples: ["shopy search 방충망 && shopy open 1", "shopy open 1 3", "shopy open --id 80285861246", "BROWSER=w3m shopy open 2"])
@@ -61,35 +61,18 @@ public struct OpenCommand: Command {
         targets = try LikeSupport.targets(parsed, verb: "open")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let io = context.io
+    /// Each link, checked, and the opener that took it (nil: none did).
+    public func execute(_ context: Context) async throws -> [(link: String, openedBy: String?)] {
         let links = try LinkTargets.resolve(targets, context: context).map { product throws(UsageError) in try LinkTargets.link(of: product) }
-        for link in links {
-            var opened = false
-            for handler in Openers.candidates(for: link, environment: io.environment, launcher: io.launcher) {
-                context.trace("open: \(handler.argv.joined(separator: " "))")
-                switch io.launcher.run(handler.argv, input: nil, attached: handler.attached, wait: 5) {
-                case .exited(0), .stillRunning:
-                    io.notice("shopy: opened with \(handler.name): \(link)")
-                    opened = true
-                case .exited(let status):
-                    io.stderr.line("shopy: warning: \(handler.name) failed (exit status \(status)); trying the next opener")
-                case .failedToStart(let code):
-                    io.stderr.line("shopy: warning: \(handler.name) could not be started (\(String(cString: strerror(code))))")
-                }
-                if opened { break }
-            }
-            if !opened {
-                io.stdout.line(link)
-                io.notice("shopy: no browser opener found ($BROWSER, xdg-open, open, wslview); the link is printed above")
-            }
-        }
-        return .ok
+        let opener = LinkTargets.opener(context)
+        return links.map { link in (link, opener.open(link)) }
     }
+
+    public var presenter: OpenPresenter { OpenPresenter() }
 }
 
 /// `shopy copy ROW`
-public struct CopyCommand: Command {
+public struct CopyCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "copy",
         abstract: "Copy a row's link to the clipboard.",
@@ -106,32 +89,14 @@ public struct CopyCommand: Command {
         target = targets[0]
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let io = context.io
-        guard let product = try LinkTargets.resolve([target], context: context).first else { return .failure }
+    /// The link, checked, and the clipboard tool that took it (nil: none did).
+    public func execute(_ context: Context) async throws -> (link: String, copiedBy: String?) {
+        guard let product = try LinkTargets.resolve([target], context: context).first else { throw CancellationError() }
         let link = try LinkTargets.link(of: product)
-        for handler in Clipboards.candidates(for: link, environment: io.environment, launcher: io.launcher) {
-            context.trace("copy: \(handler.argv.joined(separator: " ")) < link")
-            switch io.launcher.run(handler.argv, input: handler.input, attached: false, wait: 5) {
-            case .exited(0), .stillRunning:
-                io.notice("shopy: copied with \(handler.name): \(link)")
-                return .ok
-            case .exited(let status):
-                io.stderr.line("shopy: warning: \(handler.name) failed (exit status \(status)); trying the next way")
-            case .failedToStart(let code):
-                io.stderr.line("shopy: warning: \(handler.name) could not be started (\(String(cString: strerror(code))))")
-            }
-        }
-        if io.stderrIsTerminal || io.stdoutIsTerminal {
-            let sink = io.stderrIsTerminal ? io.stderr : io.stdout
-            sink.write(Clipboards.osc52(link))
-            sink.flush()
-            io.notice("shopy: sent to the terminal's clipboard with OSC 52 (if the terminal allows it): \(link)")
-            return .ok
-        }
-        io.stdout.line(link)
-        return ShopY.report(CopyError(), io: io)
+        return (link, LinkTargets.opener(context).copy(link))
     }
+
+    public var presenter: CopyPresenter { CopyPresenter() }
 }
 
 /// No clipboard tool and no terminal (exit 69, see `ExitCode(for:)`).

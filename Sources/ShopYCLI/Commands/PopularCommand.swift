@@ -1,10 +1,10 @@
 import ShopYCore
 /// `shopy popular`: the app's "실시간 랭킹": a few keywords, each ranked by relevance, fetched at once.
-public struct PopularCommand: Command {
+public struct PopularCommand: ResultCommand {
     /// The app's sections.
-    public static let naverSections = ["신발", "옷", "사무용품"]
+    public static var naverSections: [String] { PopularSections.naverSections }
     /// Keywords the offline catalog covers well (it holds household and pet goods, not shoes).
-    public static let catalogSections = ["고양이", "세제", "방충망"]
+    public static var catalogSections: [String] { PopularSections.catalogSections }
 
     public static let spec = CommandSpec(
         name: "popular",
@@ -50,204 +50,40 @@ public struct PopularCommand: Command {
         timeout = try CommonOptions.timeout(parsed)
     }
 
-    /// One section's outcome.
-    public struct Section: Sendable {
-        public var keyword: String
-        public var result: Result<SearchPage, ErrorBox>
+    /// The sections as listed: each section's outcome and its rows (`SECTION.RANK`).
+    public struct Listing: Sendable {
+        package var sections: [PopularSections.Section]
+        /// Each section's items, in order (empty for a failed section).
+        public var items: [[ListedItem]]
+        public var source: SourceKind
     }
 
-    /// Errors crossing task boundaries.
-    public struct ErrorBox: Error, Sendable {
-        public var error: any Error & Sendable
-    }
-
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// Saves or resets the default sections when asked, fetches the sections, marks the liked
+    /// items and remembers the rows.
+    public func execute(_ context: Context) async throws -> Listing {
         let store = context.store
-        // Sections share the API's per-second limit (about 10): same limiter as rank.
+        // Sections share the API's per-second limit (about 10): the same pacing as rank.
         let limiter = RateLimiter(perSecond: 8)
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
-            try store.update([.preferences]) { settings in settings.popularSections = save ? sections : nil }
+            try PopularSections.save(save ? sections : nil, store: store)
             // The keywords are argv: echoed cleaned, like everything foreign.
-            context.io.notice(save ? "shopy: saved default sections: \(sections.joined(separator: ", "))" as TerminalText : "shopy: default sections reset to the built-in ones")
+            context.diagnostics.notice(save ? "saved default sections: \(sections.joined(separator: ", "))" : "default sections reset to the built-in ones")
         }
-        let keywords: [String]
-        if !sections.isEmpty {
-            keywords = sections
-        } else {
-            let saved: [String]?
-            do {
-                saved = try store.read { $0.popularSections }
-            } catch {
-                ListingMemory(context: context).warn(error, "using the built-in sections")
-                saved = nil
-            }
-            keywords = saved ?? (productSource.kind == .catalog ? Self.catalogSections : Self.naverSections)
-        }
-        let size = self.size
-        let pages: [Section] = await withTaskGroup(of: (Int, Section).self) { group in
-            func fetch(_ index: Int) {
-                let keyword = keywords[index]
-                group.addTask {
-                    do {
-                        let page = try await productSource.search(SearchRequest(query: keyword, sort: .sim, start: 1, display: size))
-                        return (index, Section(keyword: keyword, result: .success(page)))
-                    } catch {
-                        return (index, Section(keyword: keyword, result: .failure(ErrorBox(error: error as any Error & Sendable))))
-                    }
-                }
-            }
-            // At most four at once, all through the limiter.
-            var next = 0
-            while next < min(4, keywords.count) {
-                fetch(next)
-                next += 1
-            }
-            var sections = [Section?](repeating: nil, count: keywords.count)
-            for await (index, section) in group {
-                sections[index] = section
-                if next < keywords.count {
-                    fetch(next)
-                    next += 1
-                }
-            }
-            return sections.compactMap { $0 }
-        }
+        let keywords = PopularSections.keywords(requested: sections, store: store, source: productSource.kind, diagnostics: context.diagnostics)
+        let pages = await PopularSections.fetch(keywords, size: size, source: productSource)
 
         let memory = ListingMemory(context: context)
-        let liked = memory.likedIDs(among: pages.flatMap { section -> [String] in
-            if case .success(let page) = section.result { return page.items.map(\.productId) }
-            return []
-        })
-        var listed: [(Section, [ListedItem])] = []
-        var rows: [LastListing.Row] = []
+        let liked = memory.likedIDs(among: pages.flatMap { $0.page?.items.map(\.productId) ?? [] })
+        var items: [[ListedItem]] = []
         for (s, section) in pages.enumerated() {
-            guard case .success(let page) = section.result else {
-                listed.append((section, []))
-                continue
-            }
-            let items = page.items.enumerated().map { i, product in
+            items.append((section.page?.items ?? []).enumerated().map { i, product in
                 ListedItem(rank: i + 1, product: product, liked: liked.map { $0.contains(product.productId) }, row: "\(s + 1).\(i + 1)")
-            }
-            rows += items.map { LastListing.Row(row: $0.rowText, product: $0.product) }
-            listed.append((section, items))
+            })
         }
-        memory.remember("popular " + keywords.joined(separator: ", "), rows: rows, query: nil)
-        render(listed, context: context)
-        reportEmpty(listed, source: productSource.kind, context: context)
-
-        let failures = pages.compactMap { section -> Error? in
-            if case .failure(let box) = section.result { return box.error }
-            return nil
-        }
-        if !failures.isEmpty && failures.count == pages.count {
-            // Nothing to show: the first failure as the command's error, with its hint.
-            return ShopY.report(failures[0], io: context.io)
-        }
-        return .ok
+        memory.remember("popular " + keywords.joined(separator: ", "), rows: items.joined().map { LastListing.Row(row: $0.rowText, product: $0.product) }, query: nil)
+        return Listing(sections: pages, items: items, source: productSource.kind)
     }
 
-    func errorJSON(_ error: Error) -> JSONValue {
-        var o = JSONObject()
-        o.appendUnchecked("message", .string((error as? ShopyError)?.message ?? "\(error)"))
-        o.appendUnchecked("hint", .string(orNull: (error as? ShopyError)?.hint))
-        o.appendUnchecked("exitCode", .int(ExitCode(for: error).rawValue))
-        return .object(o)
-    }
-
-    func render(_ listed: [(Section, [ListedItem])], context: Context) {
-        let io = context.io
-        switch format.resolved(for: io) {
-        case .json:
-            var sections: [JSONValue] = []
-            for (section, items) in listed {
-                var o = JSONObject()
-                o.appendUnchecked("keyword", .string(section.keyword))
-                switch section.result {
-                case .success(let page):
-                    o.appendUnchecked("total", .int(page.total))
-                    o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
-                case .failure(let box):
-                    o.appendUnchecked("error", errorJSON(box.error))
-                }
-                sections.append(.object(o))
-            }
-            io.writeJSON(.object(JSONObject(["sections": .array(sections)])))
-        case .jsonl:
-            var out: [UInt8] = []
-            for (section, items) in listed {
-                if case .failure(let box) = section.result {
-                    out += JSONWriter.serialize(.object(JSONObject(["section": .string(section.keyword), "error": errorJSON(box.error)])))
-                    out.append(0x0A)
-                }
-                for item in items {
-                    var withSection = item
-                    withSection.extra.append(("section", .string(section.keyword)))
-                    out += JSONWriter.serialize(ItemJSON.object(withSection))
-                    out.append(0x0A)
-                }
-            }
-            io.stdout.write(bytes: out)
-        case .tsv, .csv:
-            let all = listed.flatMap(\.1)
-            io.stdout.write((format ?? .tsv) == .csv ? Render.csv(all) : Render.tsv(all))
-            // When every section failed, the command's error says it once.
-            if !all.isEmpty || listed.contains(where: { if case .success = $0.0.result { return true } else { return false } }) {
-                reportFailures(listed, io: io)
-            }
-        case .table:
-            // One table for every section, so that the columns line up across them; its header
-            // once, at the top.
-            let all = listed.flatMap(\.1)
-            var lines = Render.table(all, columns: io.columns, color: io.useColor)[...]
-            if let header = lines.popFirst() { io.stdout.line(header) }
-            for (index, (section, items)) in listed.enumerated() {
-                if index > 0 { io.stdout.line() }
-                let title = "\(index + 1). \(Sanitizer.clean(section.keyword))"
-                switch section.result {
-                case .success(let page):
-                    let heading = title + "  ·  \(Money.grouped(page.total)) result\(page.total == 1 ? "" : "s")"
-                    io.stdout.line(Style.bold.apply(DisplayWidth.truncate(heading, toWidth: io.columns), enabled: io.useColor))
-                    if items.isEmpty { io.stdout.line("   no results") }
-                    for line in lines.prefix(items.count) { io.stdout.line(line) }
-                    lines = lines.dropFirst(items.count)
-                case .failure(let box):
-                    io.stdout.line(Style.bold.apply(DisplayWidth.truncate(title, toWidth: io.columns), enabled: io.useColor))
-                    let message = (box.error as? ShopyError)?.message ?? "\(box.error)"
-                    io.stdout.line(Style.red.apply(DisplayWidth.truncate("   failed: " + Sanitizer.clean(message), toWidth: io.columns), enabled: io.useColor))
-                }
-            }
-        }
-    }
-
-    /// Sections without results: a table says it in place; other formats on stderr (a pipe
-    /// would otherwise get nothing at all). On the catalog, what it holds, once.
-    func reportEmpty(_ listed: [(Section, [ListedItem])], source: SourceKind, context: Context) {
-        let io = context.io
-        let empty = listed.filter { section, items in
-            if case .success(let page) = section.result { return items.isEmpty && page.total == 0 } else { return false }
-        }
-        guard !empty.isEmpty else { return }
-        let table = (format.resolved(for: io)) == .table
-        if !table {
-            for (section, _) in empty { io.stderr.line("shopy: no results for section '\(Sanitizer.clean(section.keyword))'" + (source == .catalog ? " in the offline catalog" : "")) }
-        }
-        guard source == .catalog else { return }
-        if table {
-            io.stdout.line()
-            NoResultsHelp.table(context.catalog(), io: io)
-        } else {
-            NoResultsHelp.hints(context.catalog(), io: io)
-        }
-    }
-
-    /// TSV and CSV carry items only: a failed section is reported on stderr.
-    func reportFailures(_ listed: [(Section, [ListedItem])], io: IO) {
-        for (section, _) in listed {
-            if case .failure(let box) = section.result {
-                let message = (box.error as? ShopyError)?.message ?? "\(box.error)"
-                io.stderr.line("shopy: section '\(Sanitizer.clean(section.keyword))' failed: \(Sanitizer.clean(message))")
-            }
-        }
-    }
+    public var presenter: PopularPresenter { PopularPresenter(format: format) }
 }

@@ -28,22 +28,17 @@ public struct LinkHandler: Equatable, Sendable {
 }
 
 public enum Openers {
-    /// The openers to try, in order: each $BROWSER entry (colon-separated, `%s` for the link,
-    /// else the link last), then the platform's: `open` on macOS; `wslview` first on WSL;
+    /// The openers to try, in order: each $BROWSER entry (`BrowserVariable`: colon-separated
+    /// commands split without a shell, `%s` for the link, else the link last), then the platform's: `open` on macOS; `wslview` first on WSL;
     /// `xdg-open` where a display is set; `wslview`. Only programs found on PATH.
     public static func candidates(for link: String, environment: [String: String], launcher: any Launcher) -> [LinkHandler] {
         let path = environment["PATH"]
         var handlers: [LinkHandler] = []
-        for entry in (environment["BROWSER"] ?? "").split(separator: ":") {
-            var words = entry.split(separator: " ").map(String.init)
-            guard let program = words.first, let found = launcher.find(program, searchPath: path) else { continue }
-            words[0] = found
-            if words.contains(where: { $0.contains("%s") }) {
-                words = words.map { $0.replacingOccurrences(of: "%s", with: link) }
-            } else {
-                words.append(link)
-            }
-            handlers.append(LinkHandler(name: "$BROWSER (\(program))", argv: words, attached: true))
+        for entry in BrowserVariable.entries(environment["BROWSER"] ?? "") {
+            guard let found = launcher.find(entry.program, searchPath: path) else { continue }
+            var argv = entry.argv(for: link)
+            argv[0] = found
+            handlers.append(LinkHandler(name: "$BROWSER (\(entry.program))", argv: argv, attached: true))
         }
         var platform: [String] = []
         #if os(macOS)

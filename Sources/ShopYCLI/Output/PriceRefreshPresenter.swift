@@ -1,9 +1,25 @@
 import Foundation
 import ShopYCore
 
-/// The output of `likes refresh`: one line a like, then the alerts that fired; and their
-/// delivery (desktop notification, `--exec`).
+/// `shopy likes refresh`'s report: one line a like, then the alerts that fired (table, TSV,
+/// CSV), or one JSON document (JSON, JSONL: one line).
+public struct PriceRefreshPresenter: Presenter {
+    public var format: OutputFormat?
+
+    public func present(_ refreshed: LikesRefreshCommand.Refreshed, context: Context) -> ExitCode {
+        PriceReport.render(refreshed.results, fired: refreshed.fired, catalog: refreshed.source == .catalog, requests: refreshed.requests,
+                           format: format.resolved(for: context.io), context: context)
+        return PriceReport.exitCode(refreshed.results)
+    }
+}
+
 enum PriceReport {
+    /// The exit code of a refresh: 0 unless some like got `error`, then the first error's class.
+    static func exitCode(_ results: [PriceRefresh.Result]) -> ExitCode {
+        guard let error = results.first(where: { $0.outcome == .error })?.error else { return .ok }
+        return ExitCode(for: error)
+    }
+
     static func message(_ error: (any Error)?) -> String {
         guard let error else { return "" }
         if let error = error as? ShopyError { return error.message }
@@ -35,17 +51,9 @@ enum PriceReport {
         return .object(o)
     }
 
-    /// What `--exec` gets on stdin: the like (its stored shape) with the alert and the price.
-    static func execInput(_ fired: PriceRefresh.Fired) -> [UInt8] {
-        guard case .object(var o) = fired.like.json else { return [] }
-        o.appendUnchecked("currentPrice", .int(fired.price))
-        o.appendUnchecked("alert", .string(fired.alert.description))
-        o.appendUnchecked("firedAt", .string(fired.at))
-        return JSONWriter.serialize(.object(o), pretty: false) + [0x0A]
-    }
-
     static func render(_ results: [PriceRefresh.Result], fired: [PriceRefresh.Fired], catalog: Bool, requests: Int,
-                       format: OutputFormat, io: IO) {
+                       format: OutputFormat, context: Context) {
+        let io = context.io
         let note = "the offline catalog is a recording: its prices never change (set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET to refresh from Naver)"
         switch format {
         case .json, .jsonl:
@@ -56,7 +64,7 @@ enum PriceReport {
             o.appendUnchecked("items", .array(results.map(json)))
             o.appendUnchecked("alerts", .array(fired.map(json)))
             if catalog { o.appendUnchecked("note", .string(note)) }
-            io.stdout.write(bytes: JSONWriter.serialize(.object(o), pretty: format == .json) + [0x0A])
+            if format == .json { io.writeJSON(.object(o)) } else { io.stdout.write(bytes: JSONWriter.serialize(.object(o)) + [0x0A]) }
         case .table, .tsv, .csv:
             for result in results {
                 let p = result.found ?? result.like.product
@@ -78,41 +86,10 @@ enum PriceReport {
             let footer = "\(Money.grouped(results.count)) like\(results.count == 1 ? "" : "s") refreshed" + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
                 + (catalog ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
-            if catalog { io.notice("shopy: " + note) }
+            if catalog { context.diagnostics.notice("\(note)") }
             for alert in fired {
                 let line: TerminalText = "alert: \(alert.like.product.productId) \(alert.alert.description) · now \(Money.won(alert.price)) · \(alert.like.product.title)"
                 io.stdout.line(line.truncated(toWidth: io.columns).styled(.bold, enabled: io.useColor))
-            }
-        }
-    }
-
-    /// `--notify` and `--exec`, per fired alert. Network text goes only into argv elements and
-    /// stdin, never through a shell.
-    static func deliver(_ fired: [PriceRefresh.Fired], notify: Bool, exec: [String]?, io: IO) {
-        guard !fired.isEmpty else { return }
-        let path = io.environment["PATH"]
-        if notify {
-            if let program = io.launcher.find("notify-send", searchPath: path) {
-                for alert in fired {
-                    let body = Sanitizer.clean("\(alert.like.product.title): \(Money.won(alert.price)) (\(alert.alert.description))")
-                    _ = io.launcher.run([program, "--app-name=shopy", "shopy: price alert", body], input: nil, attached: false, wait: 5)
-                }
-            } else {
-                io.stderr.line("shopy: --notify: notify-send was not found on PATH; no desktop notification was sent (the alerts are listed above)")
-            }
-        }
-        if let exec {
-            guard let program = io.launcher.find(exec[0], searchPath: path) else {
-                io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' was not found or is not executable")
-                return
-            }
-            for alert in fired {
-                let outcome = io.launcher.run([program] + exec.dropFirst(), input: execInput(alert), attached: false, wait: 30)
-                switch outcome {
-                case .exited(0), .stillRunning: break
-                case .exited(let status): io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' exited with \(status) for \(Sanitizer.clean(alert.like.product.productId))")
-                case .failedToStart(let code): io.stderr.line("shopy: --exec: '\(Sanitizer.clean(exec[0]))' could not start: \(String(cString: strerror(code)))")
-                }
             }
         }
     }

@@ -1,7 +1,6 @@
 import Foundation
-import ShopYCore
 
-/// `shopy likes refresh`: finds each liked product again at the source and records its price.
+/// `shopy likes refresh` as work (the widget calls it too): finds each liked product again at the source and records its price.
 /// The API cannot look a product up by id, so each like is searched for by its title (relevance
 /// order), page by page down to the depth, until its productId turns up.
 public enum PriceRefresh {
@@ -49,7 +48,7 @@ public enum PriceRefresh {
         guard !query.isEmpty else { return (nil, nil, 0) }
         var requests = 0
         var seen = 0
-        for page in RankCommand.pages(depth: depth) {
+        for page in RankScan.pages(depth: depth) {
             try Task.checkCancellation()
             let answer = try await source.search(SearchRequest(query: query, sort: .sim, start: page.start, display: page.display))
             requests += 1
@@ -152,11 +151,5 @@ public enum PriceRefresh {
         if likesChanged { settings.likes = likes }
         if book != settings.prices { settings.prices = book }
         return fired
-    }
-
-    /// The exit code of a refresh: 0 unless some like got `error`, then the first error's class.
-    public static func exitCode(_ results: [Result]) -> ExitCode {
-        guard let error = results.first(where: { $0.outcome == .error })?.error else { return .ok }
-        return ExitCode(for: error)
     }
 }

@@ -1,0 +1,61 @@
+/// What listings (search, popular, rank) keep in the store: liked marks in, the rows and the
+/// history out. A damaged store does not stop a listing: it is shown, with a warning, and its
+/// marks are left out rather than guessed.
+package struct ListingMemory: Sendable {
+    package let store: SettingsStore
+    package let diagnostics: any DiagnosticsSink
+    /// The time the rows and the history entry are saved with (`Like.timestamp`).
+    package let now: String
+
+    package init(store: SettingsStore, diagnostics: any DiagnosticsSink, now: String) {
+        self.store = store
+        self.diagnostics = diagnostics
+        self.now = now
+    }
+
+    /// Which of `ids` (the listed items) are liked, or nil (with a warning) when the likes cannot
+    /// be read. Only these ids are looked up (in the index and the journal): a listing does not
+    /// read the likes themselves.
+    package func likedIDs(among ids: [String]) -> Set<String>? {
+        do {
+            return try store.read { settings in
+                let likes = settings.likes
+                return Set(ids.filter { likes.contains($0) })
+            }
+        } catch {
+            warn(error, "liked items are not marked")
+            return nil
+        }
+    }
+
+    /// Saves the rows for `shopy like ROW`, and the query in the history when recording is on.
+    package func remember(_ description: String, rows: [LastListing.Row], query: String?) {
+        // The preference is read on its own: were a damaged preferences.json to stop the rows
+        // from being saved, `like 3` would take row 3 of the listing before this one.
+        var recording = false
+        if query != nil {
+            do {
+                recording = try store.read { $0.historyEnabled }
+            } catch {
+                warn(error, "this search is not recorded in the history")
+            }
+        }
+        do {
+            try store.update([.state]) { settings in
+                settings.lastListing = LastListing(command: description, savedAt: now, rows: rows)
+                if let query, recording {
+                    settings.history = HistoryEntry.record(query, at: now, in: settings.history)
+                }
+            }
+        } catch {
+            warn(error, "rows of this listing cannot be liked by number")
+        }
+    }
+
+    /// A warning that says what failed and what it costs, then the error's hint.
+    package func warn(_ error: Error, _ consequence: String) {
+        let message = (error as? ShopyError)?.message ?? "\(error)"
+        diagnostics.warning("\(message); \(consequence)")
+        if let hint = (error as? ShopyError)?.hint { diagnostics.hint("\(hint)") }
+    }
+}

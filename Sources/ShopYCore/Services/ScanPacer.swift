@@ -1,0 +1,114 @@
+import Foundation
+
+/// Paces a scan's requests and counts those that leave: every request waits for the rate
+/// limiter. A page after the first waits for the first answer (its `total`), then for the
+/// limiter, and is admitted only when the limiter releases it *and* it starts within the total
+/// known then: no page past `total` is ever sent, however many were queued. Retries (the
+/// client's `beforeRequest`) wait for the limiter again and are counted too.
+package final class ScanPacer: Sendable {
+    private let limiter: RateLimiter
+    private let counter = RequestCounter()
+    private let gate = TotalGate()
+    /// Waits when the network path is down (up to the timeout); then the request queues again.
+    private let holdForPath: (@Sendable () async -> Bool)?
+
+    /// - Parameter holdForPath: returns true when it held the request (the path was down), so
+    ///   that it queues at the limiter again.
+    package init(perSecond rate: Double, holdForPath: (@Sendable () async -> Bool)? = nil) {
+        self.limiter = RateLimiter(perSecond: rate)
+        self.holdForPath = holdForPath
+    }
+
+    /// Requests that went to the server.
+    package var sent: Int { counter.count }
+
+    /// The total an answer reported: pages starting past it are not sent (totals only shrink).
+    package func learn(total: Int) { gate.lower(to: total) }
+
+    /// For the source's client: each attempt the scan did not admit itself waits for the limiter.
+    package var beforeRequest: @Sendable () async -> Void {
+        { [self] in
+            if let admitted = ScanPacer.admitted, admitted.take() { return }
+            await pace()
+            if !Task.isCancelled { counter.add() }
+        }
+    }
+
+    /// Waits for the limiter to release a page starting at `start`, then checks the gate: true
+    /// (and counted) when the page may go; false when it would start past the known total.
+    package func admit(start: Int) async -> Bool {
+        if start > 1 { await gate.waitUntilKnown() }
+        await pace()
+        guard !Task.isCancelled, gate.allows(start) else { return false }
+        counter.add()
+        return true
+    }
+
+    /// Runs one admitted request: its first attempt does not queue at the limiter again.
+    package func sendAdmitted<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await ScanPacer.$admitted.withValue(Admission()) { try await body() }
+    }
+
+    private func pace() async {
+        await limiter.acquire()
+        // Checked after the limiter's wait, so that requests queued there do not go out into a
+        // path that dropped meanwhile; after a wait for the path, queue again.
+        if let holdForPath, await holdForPath() { await limiter.acquire() }
+    }
+
+    /// The admission a request's first attempt carries (task-local: the client's gate sees it).
+    @TaskLocal static var admitted: Admission?
+
+    final class Admission: Sendable {
+        private let lock = NSLock()
+        private nonisolated(unsafe) var unused = true
+
+        /// True once: the first attempt was admitted by the scan.
+        func take() -> Bool {
+            lock.withLock {
+                defer { unused = false }
+                return unused
+            }
+        }
+    }
+
+    /// The smallest total reported so far; pages after the first wait until one is.
+    final class TotalGate: Sendable {
+        private let lock = NSLock()
+        private nonisolated(unsafe) var total: Int?
+        private nonisolated(unsafe) var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        private nonisolated(unsafe) var nextWaiter = 0
+
+        func lower(to value: Int) {
+            let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
+                total = min(total ?? .max, max(0, value))
+                defer { waiters = [:] }
+                return Array(waiters.values)
+            }
+            for waiter in waiting { waiter.resume() }
+        }
+
+        func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= (total ?? .max) } }
+
+        /// Returns once an answer has told the total, or when the task is cancelled.
+        func waitUntilKnown() async {
+            let id: Int = lock.withLock {
+                nextWaiter += 1
+                return nextWaiter
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                    let now: Bool = lock.withLock {
+                        if total != nil || Task.isCancelled { return true }
+                        waiters[id] = waiter
+                        return false
+                    }
+                    if now { waiter.resume() }
+                }
+            } onCancel: {
+                let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+                waiter?.resume()
+            }
+        }
+    }
+}
