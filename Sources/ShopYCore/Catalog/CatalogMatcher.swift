@@ -8,7 +8,7 @@ struct CatalogMatcher {
     struct Segment {
         var index: CatalogIndex
         var base: Int
-        var hidden: Set<Int> = []
+        var hidden: (Int) -> Bool = { _ in false }
     }
 
     struct Hit {
@@ -35,7 +35,7 @@ struct CatalogMatcher {
         let termKeys = terms.map(CatalogText.termKeys)
         for (s, segment) in segments.enumerated() {
             candidates(segment.index, keys: termKeys) { ordinal in
-                if segment.hidden.contains(ordinal) { return }
+                if segment.hidden(ordinal) { return }
                 guard let record = segment.index.record(ordinal) else { return }
                 if request.naverPayOnly && !record.flags.contains(.naverPay) { return }
                 if request.exclude.contains(.used) && record.flags.contains(.used) { return }
