@@ -39,7 +39,7 @@ enum LikeSupport {
 
     /// Finds the product behind each target: rows and ids of the last listing first, then the
     /// offline catalog for ids. Everything is resolved before anything changes.
-    static func resolve(_ targets: [LikeTarget], listing: LastListing?) throws -> [(LikeTarget, Product?)] {
+    static func resolve(_ targets: [LikeTarget], listing: LastListing?, environment: [String: String]? = nil) throws -> [(LikeTarget, Product?)] {
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
@@ -55,7 +55,7 @@ enum LikeSupport {
             case .id(let id):
                 if let row = listing?.rows.first(where: { $0.product.productId == id }) {
                     resolved.append((target, row.product))
-                } else if let item = Catalog.embeddedItem(productId: id) {
+                } else if let item = environment.map({ Catalog.item(productId: id, environment: $0) }) ?? Catalog.embeddedItem(productId: id) {
                     resolved.append((target, ProductMapper.product(from: item)))
                 } else {
                     // Unliking needs no snapshot; liking does (the check is the caller's).
@@ -76,7 +76,7 @@ enum LikeSupport {
             var likes = settings.likes
             var lines: [TerminalText] = []
             var changed = false
-            for (target, product) in try resolve(targets, listing: settings.lastListing) {
+            for (target, product) in try resolve(targets, listing: settings.lastListing, environment: context.io.environment) {
                 let outcome = try step(&likes, target, product)
                 lines.append(outcome.line)
                 changed = changed || outcome.changed

@@ -14,6 +14,8 @@ public enum CatalogImportParsing {
         public var format: Format
         public var items: [WireItem]
         public var skipped: [CatalogImportReport.Skip]
+        /// Each item's own first-seen date when the file carries one (an export does), else nil.
+        public var firstSeen: [String?] = []
     }
 
     /// The largest file accepted (a million items of a typical size fit).
@@ -88,6 +90,7 @@ public enum CatalogImportParsing {
                     continue
                 }
                 parsed.items.append(item)
+                parsed.firstSeen.append(element["firstSeen"]?.stringValue.flatMap(CatalogRecord.validTimestamp))
             } catch {
                 parsed.skipped.append(.init(place: place, productId: nil, reason: error.description.replacingFirst("item \(i + 1) ", with: "it ")))
             }

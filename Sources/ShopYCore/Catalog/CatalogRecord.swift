@@ -57,6 +57,24 @@ public struct CatalogRecord: Equatable, Sendable {
         origin = json["origin"]?.stringValue ?? ""
     }
 
+    /// The text when it is a timestamp as `timestamp` writes it (`2026-12-01T12:41:07Z`), else nil:
+    /// such timestamps order as text.
+    static func validTimestamp(_ text: String) -> String? {
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A,
+              digits.allSatisfy({ bytes[$0] &- 0x30 < 10 }) else { return nil }
+        return text
+    }
+
+    /// The older of a record's first-seen date and another one (an import's), a missing or
+    /// unreadable one never winning.
+    static func earlier(_ a: String, _ b: String?) -> String {
+        guard let b, validTimestamp(b) != nil else { return a }
+        guard validTimestamp(a) != nil else { return b }
+        return b < a ? b : a
+    }
+
     /// Now as an ISO 8601 UTC timestamp (`2026-12-01T12:41:07Z`).
     static func timestamp(_ seconds: Int) -> String {
         var t = time_t(seconds)
