@@ -13,14 +13,17 @@ public final class CatalogIndex: @unchecked Sendable {
     package let layout: CatalogIndexFormat.Layout
     let generation: UInt64
     let itemsLength: Int
+    /// Whether `base` is a mapped file (whose pages can be handed back and read again).
+    let mapped: Bool
     private let release: () -> Void
 
     deinit { release() }
 
     struct Damaged: Error { var reason: String }
 
-    init(bytes: UnsafeRawBufferPointer, release: @escaping () -> Void) throws(Damaged) {
+    init(bytes: UnsafeRawBufferPointer, mapped: Bool = false, release: @escaping () -> Void) throws(Damaged) {
         self.base = bytes
+        self.mapped = mapped
         self.release = release
         guard bytes.count >= CatalogIndexFormat.headerSize,
               bytes.prefix(8).elementsEqual(CatalogIndexFormat.magic) else {
@@ -60,7 +63,7 @@ public final class CatalogIndex: @unchecked Sendable {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
         do {
-            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), release: { munmap(address, size) })
+            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), mapped: true, release: { munmap(address, size) })
         } catch {
             throw StoreError.damaged(path: path, problem: error.reason)
         }
@@ -130,6 +133,23 @@ public final class CatalogIndex: @unchecked Sendable {
                 if self[mid] < ordinal { low = mid + 1 } else { high = mid }
             }
             return low
+        }
+    }
+
+    /// Hands the pages of these items' records and texts back to the kernel (a mapped file's
+    /// pages are read again from the page cache if needed); nothing for an index in memory.
+    func releasePages(ordinals: Range<Int>) {
+        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
+        let page = Int(getpagesize())
+        func drop(_ range: Range<Int>) {
+            let start = (range.lowerBound + page - 1) / page * page, end = range.upperBound / page * page
+            guard start < end, let address = base.baseAddress else { return }
+            _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, MADV_DONTNEED)
+        }
+        drop((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
+        if let first = record(ordinals.lowerBound) {
+            let end = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? first.title.lowerBound) : layout.total
+            if end > first.title.lowerBound { drop(first.title.lowerBound..<end) }
         }
     }
 
