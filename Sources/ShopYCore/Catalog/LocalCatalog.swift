@@ -119,8 +119,7 @@ public struct LocalCatalog: Sendable {
         var next = UInt64.random(in: 1...(UInt64(Int64.max)))
         if next == generation { next &+= 1 }
         let (items, index) = encode(records, generation: next)
-        try FileIO.atomicWrite(items, to: itemsPath)
-        try FileIO.atomicWrite(index, to: indexPath)
+        try CatalogFileWriter.write(items: items, to: itemsPath, index: index, to: indexPath, directory: directory)
     }
 
     /// The size of the two files on disk.
