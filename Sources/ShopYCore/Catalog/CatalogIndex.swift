@@ -63,6 +63,7 @@ public final class CatalogIndex: @unchecked Sendable {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
         do {
+            CatalogMapping.adviseRandomSmallPages(address, size)
             return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), mapped: true, release: { munmap(address, size) })
         } catch {
             throw StoreError.damaged(path: path, problem: error.reason)
@@ -139,17 +140,30 @@ public final class CatalogIndex: @unchecked Sendable {
     /// Hands the pages of these items' records and texts back to the kernel (a mapped file's
     /// pages are read again from the page cache if needed); nothing for an index in memory.
     func releasePages(ordinals: Range<Int>) {
-        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
+        advise(ordinals, MADV_DONTNEED, inward: true)
+    }
+
+    /// Maps the pages of these items' records and texts in one call (MADV_POPULATE_READ; where
+    /// the kernel lacks it, they are faulted in as they are read).
+    func populatePages(ordinals: Range<Int>) {
+        advise(ordinals, 22 /* MADV_POPULATE_READ, Linux 5.14 */, inward: false)
+    }
+
+    private func advise(_ ordinals: Range<Int>, _ advice: Int32, inward: Bool) {
+        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count, let address = base.baseAddress else { return }
         let page = Int(getpagesize())
-        func drop(_ range: Range<Int>) {
-            let start = (range.lowerBound + page - 1) / page * page, end = range.upperBound / page * page
-            guard start < end, let address = base.baseAddress else { return }
-            _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, MADV_DONTNEED)
+        func apply(_ range: Range<Int>) {
+            var start = inward ? (range.lowerBound + page - 1) / page * page : range.lowerBound / page * page
+            var end = inward ? range.upperBound / page * page : (range.upperBound + page - 1) / page * page
+            start = max(0, start)
+            end = min(end, (base.count + page - 1) / page * page)
+            guard start < end else { return }
+            _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, advice)
         }
-        drop((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
+        apply((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
         if let first = record(ordinals.lowerBound) {
             let end = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? first.title.lowerBound) : layout.total
-            if end > first.title.lowerBound { drop(first.title.lowerBound..<end) }
+            if end > first.title.lowerBound { apply(first.title.lowerBound..<end) }
         }
     }
 

@@ -94,13 +94,19 @@ struct CatalogMatcher {
         // A mapped index's records and texts are read in ordinal order: what lies behind the
         // scan is handed back to the kernel as it goes, so a search of a million items keeps a
         // bounded part of them resident.
-        var released = 0
+        // When the matches are dense (one item in 64 or more), each window's pages are mapped in
+        // one call rather than fault by fault.
+        let step = 16_384
+        let dense = index.mapped && driver.count * 64 >= index.count
+        var released = 0, windowEnd = 0
         defer { if driver.count > 0 { index.releasePages(ordinals: released..<index.count) } }
         outer: for i in 0..<driver.count {
             let ordinal = driver[i]
-            if ordinal - released >= 16_384 {
+            if ordinal >= windowEnd {
                 index.releasePages(ordinals: released..<ordinal)
                 released = ordinal
+                windowEnd = ordinal + step
+                if dense { index.populatePages(ordinals: ordinal..<min(windowEnd, index.count)) }
             }
             for l in 1..<max(lists.count, 1) where l < lists.count {
                 let at = lists[l].seek(ordinal, from: cursors[l])
