@@ -17,7 +17,7 @@ final class EmbeddedCatalogFixtureTests: XCTestCase {
         let text = try String(contentsOf: fixture, encoding: .utf8)
         // The script strips trailing newlines and adds one before the closing delimiter, which
         // the literal leaves out.
-        XCTAssertEqual(embeddedCatalogJSON, String(text.reversed().drop(while: { $0 == "\n" }).reversed()),
+        XCTAssertEqual(embeddedCatalogJSON.description, String(text.reversed().drop(while: { $0 == "\n" }).reversed()),
                        "run python3 Scripts/embed-catalog.py")
         let json = try JSONParser.parse(Array(text.utf8))
         XCTAssertEqual(Catalog.embedded.items.count, json["items"]?.arrayValue?.count ?? json.arrayValue?.count)

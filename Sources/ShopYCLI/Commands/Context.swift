@@ -24,6 +24,13 @@ public struct Context: Sendable {
     /// with --quiet), or wherever `diagnosticsSink` sends them.
     package var diagnostics: any DiagnosticsSink { diagnosticsSink ?? StderrDiagnostics(io: io) }
 
+    /// Finds a productId in the catalog commands see (embedded plus local): `like --id`,
+    /// `open --id` and `copy --id` on an item no listing shows.
+    package var catalogLookup: LikeResolution.CatalogLookup {
+        let catalog = self.catalog
+        return { id in catalog().item(productId: id) }
+    }
+
     /// Whether `catalog` is the default (the embedded items plus the local catalog in SHOPY_HOME).
     let usesLocalCatalog: Bool
 

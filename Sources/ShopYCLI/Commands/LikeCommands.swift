@@ -26,8 +26,8 @@ enum LikeSupport {
     }
 
     /// The product behind each target (see `LikeResolution`).
-    static func resolve(_ targets: [LikeTarget], listing: LastListing?) throws -> [(LikeTarget, Product?)] {
-        try LikeResolution.resolve(targets, listing: listing)
+    static func resolve(_ targets: [LikeTarget], listing: LastListing?, context: Context) throws -> [(LikeTarget, Product?)] {
+        try LikeResolution.resolve(targets, listing: listing, catalog: context.catalogLookup)
     }
 
     static func describe(_ product: Product) -> TerminalText {
@@ -66,7 +66,7 @@ public struct LikeCommand: ResultCommand {
     }
 
     public func execute(_ context: Context) async throws -> [LikeChanges.Change] {
-        try LikeChanges.like(targets, store: LikeSupport.store(context), at: Like.timestamp(context.io.now()))
+        try LikeChanges.like(targets, store: LikeSupport.store(context), at: Like.timestamp(context.io.now()), catalog: context.catalogLookup)
     }
 
     public var presenter: LikeChangesPresenter { LikeChangesPresenter() }
@@ -89,7 +89,7 @@ public struct UnlikeCommand: ResultCommand {
     }
 
     public func execute(_ context: Context) async throws -> [LikeChanges.Change] {
-        try LikeChanges.unlike(targets, store: LikeSupport.store(context))
+        try LikeChanges.unlike(targets, store: LikeSupport.store(context), catalog: context.catalogLookup)
     }
 
     public var presenter: LikeChangesPresenter { LikeChangesPresenter() }

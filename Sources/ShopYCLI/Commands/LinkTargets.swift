@@ -18,7 +18,7 @@ enum LinkTargets {
             return (settings.lastListing, liked)
         }
         var products: [Product] = []
-        for (target, product) in try LikeSupport.resolve(targets, listing: listing) {
+        for (target, product) in try LikeSupport.resolve(targets, listing: listing, context: context) {
             if case .id(let id) = target, let like = liked[id] {
                 products.append(like)
             } else if let product {

@@ -13,13 +13,13 @@ import Foundation
 public final class Catalog: Sendable {
     /// The parts searched together, in order: the embedded items, then the local catalog's.
     package let parts: [CatalogPart]
-    private let hidden: [Set<Int>]
     private let allItems = LazyValue<[WireItem]>()
 
     /// Every item, in the catalog's order (decoded on first use: a search does not need it).
     public var items: [WireItem] {
         allItems.value {
             var out: [WireItem] = []
+            let hidden = self.hidden
             for (p, part) in parts.enumerated() {
                 for (i, item) in part.items.enumerated() where !hidden[p].contains(i) { out.append(item) }
             }
@@ -27,31 +27,31 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// The parts, a later part's record replacing an earlier one with the same productId.
+    /// The parts, a later part's record replacing an earlier one with the same productId (found
+    /// when needed: a search asks only about the items it matched).
     package init(parts: [CatalogPart]) {
         self.parts = parts
-        var hidden = [Set<Int>](repeating: [], count: parts.count)
-        if parts.count > 1 {
-            for p in 0..<(parts.count - 1) {
-                let index = parts[p].index
-                for i in 0..<index.count {
-                    guard let record = index.record(i) else { continue }
-                    let id = Array(index.bytes(record.id))
-                    if parts[(p + 1)...].contains(where: { !$0.index.ordinals(ofId: id).isEmpty }) { hidden[p].insert(i) }
-                }
-            }
-        }
-        self.hidden = hidden
     }
 
-    /// The catalog built into shopy (Fixtures/recorded-items.json).
-    public static let embedded: Catalog = {
-        do {
-            return try Catalog(json: Array(embeddedCatalogJSON.utf8))
-        } catch {
-            fatalError("the embedded catalog does not decode: \(error)")
+    private let hiddenSets = LazyValue<[Set<Int>]>()
+
+    /// The ordinals of each part that a later part's record replaces.
+    var hidden: [Set<Int>] {
+        hiddenSets.value {
+            parts.indices.map { p in Set((0..<parts[p].index.count).filter { isHidden(part: p, ordinal: $0) }) }
         }
-    }()
+    }
+
+    /// Whether a later part holds a record with the productId of this part's item.
+    func isHidden(part p: Int, ordinal: Int) -> Bool {
+        guard p + 1 < parts.count, let record = parts[p].index.record(ordinal) else { return false }
+        let id = Array(parts[p].index.bytes(record.id))
+        return parts[(p + 1)...].contains { !$0.index.ordinals(ofId: id).isEmpty }
+    }
+
+    /// The catalog built into shopy (Fixtures/recorded-items.json, with the index
+    /// Scripts/embed-catalog.py precomputed): nothing is parsed or built to search it.
+    public static let embedded = Catalog(parts: [EmbeddedCatalog.part])
 
     public convenience init(json: [UInt8]) throws(WireDecodingError) {
         let value: JSONValue
@@ -74,34 +74,9 @@ public final class Catalog: Sendable {
         self.init(parts: [CatalogPart(items: items)])
     }
 
-    /// One item of the built-in catalog by productId, found by walking the embedded JSON
-    /// without building the catalog (what `shopy like --id` needs, in well under a millisecond).
+    /// One item of the built-in catalog by productId (the index's id table: one lookup).
     public static func embeddedItem(productId: String) -> WireItem? {
-        var text = embeddedCatalogJSON
-        let wanted = Array(productId.utf8)
-        return text.withUTF8 { buffer -> WireItem? in
-            var parser = JSONParser(buffer)
-            parser.validatesUTF8 = false  // a string literal: valid UTF-8
-            var found: Int?
-            do throws(JSONParseError) {
-                try parser.forEachElement { start, parser throws(JSONParseError) in
-                    guard found == nil else { return }
-                    try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
-                        guard UnsafeBufferPointer(rebasing: buffer[key]).elementsEqual("productId".utf8) else { return }
-                        let value = try parser.skipValue()
-                        if value.count == wanted.count + 2,
-                           UnsafeBufferPointer(rebasing: buffer[(value.lowerBound + 1)..<(value.upperBound - 1)]).elementsEqual(wanted) {
-                            found = start
-                        }
-                    }
-                }
-                guard let found else { return nil }
-                var item = JSONParser(buffer, at: found)
-                return try? WireItem(json: try item.parseValue(), index: 0)
-            } catch {
-                return nil
-            }
-        }
+        embedded.parts[0].item(productId: productId)
     }
 
     /// The query's terms: split on whitespace, lowercased, empties dropped.
@@ -113,7 +88,8 @@ public final class Catalog: Sendable {
         var base = 0
         return parts.enumerated().map { p, part in
             defer { base += part.index.count }
-            return CatalogMatcher.Segment(index: part.index, base: base, hidden: hidden[p])
+            let last = p + 1 == parts.count
+            return CatalogMatcher.Segment(index: part.index, base: base, hidden: { last ? false : self.isHidden(part: p, ordinal: $0) })
         }
     }
 

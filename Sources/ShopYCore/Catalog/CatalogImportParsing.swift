@@ -14,6 +14,8 @@ public enum CatalogImportParsing {
         public var format: Format
         public var items: [WireItem]
         public var skipped: [CatalogImportReport.Skip]
+        /// Each item's own first-seen date when the file carries one (an export does), else nil.
+        public var firstSeen: [String?] = []
     }
 
     /// The largest file accepted (a million items of a typical size fit).
@@ -29,6 +31,8 @@ public enum CatalogImportParsing {
         }
         var parsed = Parsed(format: .answer, items: [], skipped: [])
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            if streamed(body, into: &parsed) { return parsed }
+            parsed = Parsed(format: .answer, items: [], skipped: [])
             if let whole = try? JSONParser.parse(body) {
                 if case .array(let elements) = whole {
                     parsed.format = .array
@@ -72,25 +76,68 @@ public enum CatalogImportParsing {
         take(elements, into: &parsed, where: line.map { "line \($0) item" } ?? "item")
     }
 
+    /// A bare array, or an object whose one "items" member is an array, read one element at a
+    /// time (no tree of the whole file). False when the body is anything else, or does not parse:
+    /// the caller then reads it the general way (and reports what is wrong).
+    private static func streamed(_ body: ArraySlice<UInt8>, into parsed: inout Parsed) -> Bool {
+        body.withUnsafeBufferPointer { buffer -> Bool in
+            var parser = JSONParser(buffer)
+            parser.validatesUTF8 = false  // checked above
+            var i = 0
+            func elements(_ parser: inout JSONParser) throws(JSONParseError) {
+                try parser.forEachElement { _, parser throws(JSONParseError) in
+                    let element = try parser.parseValue()
+                    takeOne(element, index: i, place: "item \(i + 1)", into: &parsed)
+                    i += 1
+                }
+            }
+            do throws(JSONParseError) {
+                guard let first = parser.peekByte() else { return false }
+                if first == UInt8(ascii: "[") {
+                    parsed.format = .array
+                    try elements(&parser)
+                } else {
+                    var sawItems = false, usable = true
+                    try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
+                        guard UnsafeBufferPointer(rebasing: buffer[key]).elementsEqual("items".utf8) else { return }
+                        guard !sawItems, parser.peekByte() == UInt8(ascii: "[") else { usable = false; return }
+                        sawItems = true
+                        try elements(&parser)
+                    }
+                    guard sawItems && usable else { return false }
+                }
+                try parser.expectEnd()
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
     private static func take(_ elements: [JSONValue], into parsed: inout Parsed, where label: String) {
         for (i, element) in elements.enumerated() {
             let place = elements.count == 1 && label.hasPrefix("line") && !label.hasSuffix("item") ? label : "\(label) \(i + 1)"
-            do {
-                var item = try WireItem(json: element, index: i)
-                guard let id = ProductID.usable(item.productId) else {
-                    parsed.skipped.append(.init(place: place, productId: item.productId, reason: "its productId is not 1 to \(ProductID.maxLength) digits"))
-                    continue
-                }
-                item.productId = id
-                item.title = CatalogService.unbolded(item.title)  // the API bolds the query's terms
-                if item.title.utf8.count > FieldLimits.title * 8 {
-                    parsed.skipped.append(.init(place: place, productId: id, reason: "its title is longer than \(FieldLimits.title * 8) bytes"))
-                    continue
-                }
-                parsed.items.append(item)
-            } catch {
-                parsed.skipped.append(.init(place: place, productId: nil, reason: error.description.replacingFirst("item \(i + 1) ", with: "it ")))
+            takeOne(element, index: i, place: place, into: &parsed)
+        }
+    }
+
+    private static func takeOne(_ element: JSONValue, index i: Int, place: String, into parsed: inout Parsed) {
+        do {
+            var item = try WireItem(json: element, index: i)
+            guard let id = ProductID.usable(item.productId) else {
+                parsed.skipped.append(.init(place: place, productId: item.productId, reason: "its productId is not 1 to \(ProductID.maxLength) digits"))
+                return
             }
+            item.productId = id
+            item.title = CatalogService.unbolded(item.title)  // the API bolds the query's terms
+            if item.title.utf8.count > FieldLimits.title * 8 {
+                parsed.skipped.append(.init(place: place, productId: id, reason: "its title is longer than \(FieldLimits.title * 8) bytes"))
+                return
+            }
+            parsed.items.append(item)
+            parsed.firstSeen.append(element["firstSeen"]?.stringValue.flatMap(CatalogRecord.validTimestamp))
+        } catch {
+            parsed.skipped.append(.init(place: place, productId: nil, reason: error.description.replacingFirst("item \(i + 1) ", with: "it ")))
         }
     }
 }

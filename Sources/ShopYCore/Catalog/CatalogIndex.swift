@@ -13,14 +13,17 @@ public final class CatalogIndex: @unchecked Sendable {
     package let layout: CatalogIndexFormat.Layout
     let generation: UInt64
     let itemsLength: Int
+    /// Whether `base` is a mapped file (whose pages can be handed back and read again).
+    let mapped: Bool
     private let release: () -> Void
 
     deinit { release() }
 
     struct Damaged: Error { var reason: String }
 
-    init(bytes: UnsafeRawBufferPointer, release: @escaping () -> Void) throws(Damaged) {
+    init(bytes: UnsafeRawBufferPointer, mapped: Bool = false, release: @escaping () -> Void) throws(Damaged) {
         self.base = bytes
+        self.mapped = mapped
         self.release = release
         guard bytes.count >= CatalogIndexFormat.headerSize,
               bytes.prefix(8).elementsEqual(CatalogIndexFormat.magic) else {
@@ -60,7 +63,8 @@ public final class CatalogIndex: @unchecked Sendable {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
         do {
-            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), release: { munmap(address, size) })
+            CatalogMapping.adviseRandomSmallPages(address, size)
+            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), mapped: true, release: { munmap(address, size) })
         } catch {
             throw StoreError.damaged(path: path, problem: error.reason)
         }
@@ -130,6 +134,36 @@ public final class CatalogIndex: @unchecked Sendable {
                 if self[mid] < ordinal { low = mid + 1 } else { high = mid }
             }
             return low
+        }
+    }
+
+    /// Hands the pages of these items' records and texts back to the kernel (a mapped file's
+    /// pages are read again from the page cache if needed); nothing for an index in memory.
+    func releasePages(ordinals: Range<Int>) {
+        advise(ordinals, MADV_DONTNEED, inward: true)
+    }
+
+    /// Maps the pages of these items' records and texts in one call (MADV_POPULATE_READ; where
+    /// the kernel lacks it, they are faulted in as they are read).
+    func populatePages(ordinals: Range<Int>) {
+        advise(ordinals, 22 /* MADV_POPULATE_READ, Linux 5.14 */, inward: false)
+    }
+
+    private func advise(_ ordinals: Range<Int>, _ advice: Int32, inward: Bool) {
+        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count, let address = base.baseAddress else { return }
+        let page = Int(getpagesize())
+        func apply(_ range: Range<Int>) {
+            var start = inward ? (range.lowerBound + page - 1) / page * page : range.lowerBound / page * page
+            var end = inward ? range.upperBound / page * page : (range.upperBound + page - 1) / page * page
+            start = max(0, start)
+            end = min(end, (base.count + page - 1) / page * page)
+            guard start < end else { return }
+            _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, advice)
+        }
+        apply((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
+        if let first = record(ordinals.lowerBound) {
+            let end = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? first.title.lowerBound) : layout.total
+            if end > first.title.lowerBound { apply(first.title.lowerBound..<end) }
         }
     }
 

@@ -1,17 +1,24 @@
-/// Builds the index of a list of items (at import time, and for the embedded catalog by the
-/// generator script): the normalized texts, the per-item facts the sorts and filters need, and
-/// the postings of every bigram and scalar.
+/// Builds the index of a list of items (at import time; the generator script mirrors it for the
+/// embedded catalog): the normalized texts, the per-item facts the sorts and filters need, and
+/// the postings of every bigram and scalar. One pass over the items: each key gets a dense
+/// number from an open-addressing table, each item's distinct keys are noted once, and the
+/// postings are laid out from the counts afterwards (ascending ordinals by construction).
 enum CatalogIndexBuilder {
     /// `ranges` locate each item's JSON in the items file (or the embedded literal).
     static func build(items: [WireItem], ranges: [Range<Int>], generation: UInt64, itemsLength: Int) -> [UInt8] {
         precondition(items.count == ranges.count)
-        var records: [UInt8] = []
-        records.reserveCapacity(items.count * CatalogIndexFormat.recordSize)
+        let count = items.count
+        var records = [UInt8](repeating: 0, count: count * CatalogIndexFormat.recordSize)
         var text: [UInt8] = []
-        var postings: [UInt64: [UInt32]] = [:]
+        text.reserveCapacity(count * 160)
+        var table = KeyTable()
+        var occurrences: [UInt32] = []  // per item, the dense numbers of its distinct keys
+        occurrences.reserveCapacity(count * 96)
+        var ends = [Int](repeating: 0, count: count)
         var ids: [(UInt64, UInt64)] = []
-        ids.reserveCapacity(items.count)
+        ids.reserveCapacity(count)
         var keys: [UInt64] = []
+        keys.reserveCapacity(256)
         for (ordinal, item) in items.enumerated() {
             let facts = CatalogEntryFacts(item)
             let textStart = text.count
@@ -25,53 +32,120 @@ enum CatalogIndexBuilder {
                 fieldsLength += field.count + 1
                 field.withUnsafeBufferPointer { CatalogText.keys($0, into: &keys) }
             }
-            let id = Array(item.productId.utf8.prefix(Int(UInt16.max)))
-            text.append(contentsOf: id)
-            keys.sort()
-            var last: UInt64? = nil
-            for key in keys where key != last {
-                postings[key, default: []].append(UInt32(ordinal))
-                last = key
+            for key in keys {
+                let dense = table.number(of: key)
+                if table.lastSeen[dense] != Int32(truncatingIfNeeded: ordinal) {
+                    table.lastSeen[dense] = Int32(truncatingIfNeeded: ordinal)
+                    table.counts[dense] += 1
+                    occurrences.append(UInt32(dense))
+                }
             }
-            ids.append((id.withUnsafeBufferPointer(CatalogIndexFormat.fnv), UInt64(ordinal)))
+            ends[ordinal] = occurrences.count
+            var idLength = 0
+            var idHash: UInt64 = 0
+            var productId = item.productId
+            productId.withUTF8 { bytes in
+                let id = UnsafeBufferPointer(rebasing: bytes.prefix(Int(UInt16.max)))
+                text.append(contentsOf: id)
+                idLength = id.count
+                idHash = CatalogIndexFormat.fnv(id)
+            }
+            ids.append((idHash, UInt64(ordinal)))
             let range = ranges[ordinal]
-            append(&records, UInt64(range.lowerBound))
-            append(&records, UInt32(clamping: range.count))
-            append(&records, UInt32(clamping: facts.title.count))
-            append(&records, UInt64(textStart))
-            append(&records, UInt32(clamping: fieldsLength))
-            append(&records, UInt16(id.count))
-            append(&records, UInt16(clamping: item.productId.count))
-            append(&records, UInt64(bitPattern: Int64(facts.price ?? 0)))
-            records.append(facts.flags.rawValue)
-            records.append(contentsOf: repeatElement(0, count: 7))
+            records.withUnsafeMutableBytes { out in
+                let at = ordinal * CatalogIndexFormat.recordSize
+                out.storeBytes(of: UInt64(range.lowerBound).littleEndian, toByteOffset: at, as: UInt64.self)
+                out.storeBytes(of: UInt32(clamping: range.count).littleEndian, toByteOffset: at + 8, as: UInt32.self)
+                out.storeBytes(of: UInt32(clamping: facts.title.count).littleEndian, toByteOffset: at + 12, as: UInt32.self)
+                out.storeBytes(of: UInt64(textStart).littleEndian, toByteOffset: at + 16, as: UInt64.self)
+                out.storeBytes(of: UInt32(clamping: fieldsLength).littleEndian, toByteOffset: at + 24, as: UInt32.self)
+                out.storeBytes(of: UInt16(idLength).littleEndian, toByteOffset: at + 28, as: UInt16.self)
+                out.storeBytes(of: UInt16(clamping: item.productId.count).littleEndian, toByteOffset: at + 30, as: UInt16.self)
+                out.storeBytes(of: UInt64(bitPattern: Int64(facts.price ?? 0)).littleEndian, toByteOffset: at + 32, as: UInt64.self)
+                out[at + 40] = facts.flags.rawValue
+            }
         }
-        let sortedKeys = postings.keys.sorted()
-        let postingCount = postings.values.reduce(0) { $0 + $1.count }
-        let layout = CatalogIndexFormat.Layout(count: items.count, keyCount: sortedKeys.count, postingCount: postingCount, textLength: text.count)
-        var out: [UInt8] = []
-        out.reserveCapacity(layout.total)
-        out.append(contentsOf: CatalogIndexFormat.magic)
-        for value in [items.count, sortedKeys.count, postingCount, text.count] { append(&out, UInt64(value)) }
-        append(&out, generation)
-        append(&out, UInt64(itemsLength))
-        append(&out, UInt64(0))
-        out.append(contentsOf: records)
-        for key in sortedKeys { append(&out, key) }
-        var start: UInt64 = 0
-        append(&out, start)
-        for key in sortedKeys { start += UInt64(postings[key]!.count); append(&out, start) }
-        for key in sortedKeys { for ordinal in postings[key]! { append(&out, ordinal) } }
-        while out.count < layout.ids { out.append(0) }
+
+        // The keys in ascending order, each key's first posting, then the postings.
+        let keyCount = table.keys.count
+        let order = (0..<keyCount).sorted { table.keys[$0] < table.keys[$1] }
+        var cursor = [Int](repeating: 0, count: keyCount)  // by dense number
+        var startsByRank = [UInt64](repeating: 0, count: keyCount + 1)
+        var running = 0
+        for (rank, dense) in order.enumerated() {
+            startsByRank[rank] = UInt64(running)
+            cursor[dense] = running
+            running += Int(table.counts[dense])
+        }
+        startsByRank[keyCount] = UInt64(running)
+        let postingCount = running
+        let layout = CatalogIndexFormat.Layout(count: count, keyCount: keyCount, postingCount: postingCount, textLength: text.count)
+        var out = [UInt8](repeating: 0, count: layout.total)
         ids.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        for (hash, ordinal) in ids { append(&out, hash); append(&out, ordinal) }
-        out.append(contentsOf: text)
-        precondition(out.count == layout.total)
+        out.withUnsafeMutableBytes { out in
+            func put(_ value: UInt64, _ at: Int) { out.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt64.self) }
+            out.copyBytes(from: CatalogIndexFormat.magic)
+            for (i, value) in [count, keyCount, postingCount, text.count].enumerated() { put(UInt64(value), 8 + i * 8) }
+            put(generation, 40)
+            put(UInt64(itemsLength), 48)
+            records.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[layout.records..<(layout.records + $0.count)]).copyMemory(from: $0) }
+            for (rank, dense) in order.enumerated() { put(table.keys[dense], layout.keys + rank * 8) }
+            for (rank, start) in startsByRank.enumerated() { put(start, layout.starts + rank * 8) }
+            var from = 0
+            for ordinal in 0..<count {
+                for o in from..<ends[ordinal] {
+                    let dense = Int(occurrences[o])
+                    out.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: layout.postings + cursor[dense] * 4, as: UInt32.self)
+                    cursor[dense] += 1
+                }
+                from = ends[ordinal]
+            }
+            for (i, (hash, ordinal)) in ids.enumerated() {
+                put(hash, layout.ids + i * 16)
+                put(ordinal, layout.ids + i * 16 + 8)
+            }
+            text.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[layout.text..<layout.total]).copyMemory(from: $0) }
+        }
         return out
     }
 
-    @inline(__always) static func append<T: FixedWidthInteger>(_ out: inout [UInt8], _ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    /// Keys to dense numbers (open addressing, linear probing), with each key's posting count
+    /// and the last ordinal that noted it.
+    struct KeyTable {
+        private var slots = [Int32](repeating: -1, count: 1 << 12)
+        private var mask = (1 << 12) - 1
+        var keys: [UInt64] = []
+        var counts: [UInt32] = []
+        var lastSeen: [Int32] = []
+
+        @inline(__always) private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask }
+
+        mutating func number(of key: UInt64) -> Int {
+            var s = slot(key)
+            while true {
+                let dense = slots[s]
+                if dense < 0 { break }
+                if keys[Int(dense)] == key { return Int(dense) }
+                s = (s + 1) & mask
+            }
+            let dense = keys.count
+            slots[s] = Int32(dense)
+            keys.append(key)
+            counts.append(0)
+            lastSeen.append(-1)
+            if keys.count * 2 > slots.count { grow() }
+            return dense
+        }
+
+        private mutating func grow() {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            mask = slots.count - 1
+            for (dense, key) in keys.enumerated() {
+                var s = slot(key)
+                while slots[s] >= 0 { s = (s + 1) & mask }
+                slots[s] = Int32(dense)
+            }
+        }
     }
 }
 
@@ -85,11 +159,13 @@ struct CatalogEntryFacts {
 
     init(_ item: WireItem) {
         let cleaned = TitleCleaner.clean(item.title)
-        title = Array(cleaned.lowercased().utf8)
-        fields = [item.brand, item.maker, item.category1, item.category2, item.category3, item.category4]
-            .compactMap { $0.map(TitleCleaner.clean)?.lowercased() }
-            .filter { !$0.isEmpty }
-            .map { Array($0.utf8) }
+        title = CatalogText.lowercased(cleaned)
+        fields = []
+        for field in [item.brand, item.maker, item.category1, item.category2, item.category3, item.category4] {
+            guard let field, !field.isEmpty else { continue }
+            let lowered = CatalogText.lowercased(TitleCleaner.clean(field))
+            if !lowered.isEmpty { fields.append(lowered) }
+        }
         price = ProductMapper.price(item.lprice)
         let link = item.link ?? ""
         let type = item.productType.flatMap { Int($0) } ?? 0

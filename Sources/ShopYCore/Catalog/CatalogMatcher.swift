@@ -8,7 +8,7 @@ struct CatalogMatcher {
     struct Segment {
         var index: CatalogIndex
         var base: Int
-        var hidden: Set<Int> = []
+        var hidden: (Int) -> Bool = { _ in false }
     }
 
     struct Hit {
@@ -16,6 +16,7 @@ struct CatalogMatcher {
         var ordinal: Int
         var score: Int
         var global: Int
+        var price: Int?
     }
 
     let terms: [[UInt8]]
@@ -35,17 +36,23 @@ struct CatalogMatcher {
         let termKeys = terms.map(CatalogText.termKeys)
         for (s, segment) in segments.enumerated() {
             candidates(segment.index, keys: termKeys) { ordinal in
-                if segment.hidden.contains(ordinal) { return }
+                if segment.hidden(ordinal) { return }
                 guard let record = segment.index.record(ordinal) else { return }
                 if request.naverPayOnly && !record.flags.contains(.naverPay) { return }
                 if request.exclude.contains(.used) && record.flags.contains(.used) { return }
                 if request.exclude.contains(.rental) && record.flags.contains(.rental) { return }
                 if request.exclude.contains(.cbshop) && record.flags.contains(.crossBorder) { return }
                 guard let score = score(segment.index, record) else { return }
-                hits.append(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal))
+                hits.append(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price))
             }
         }
-        hits.sort { $0.score != $1.score ? $0.score > $1.score : $0.global < $1.global }
+        // Relevance order: score descending, then catalog order, which is the order the hits
+        // were found in: one integer key each, sorted without a comparison closure.
+        if hits.count > 1 && hits.count < Int(UInt32.max) {
+            var keys = hits.indices.map { UInt64(UInt32.max - UInt32(clamping: hits[$0].score)) << 32 | UInt64($0) }
+            keys.sort()
+            hits = keys.map { hits[Int($0 & 0xFFFF_FFFF)] }
+        }
         switch request.sort {
         case .sim:
             return hits
@@ -61,7 +68,7 @@ struct CatalogMatcher {
             }.map(\.0)
         case .asc, .dsc:
             let ascending = request.sort == .asc
-            let keyed = hits.enumerated().map { rank, hit in (hit, segments[hit.segment].index.record(hit.ordinal)!.price, rank) }
+            let keyed = hits.enumerated().map { rank, hit in (hit, hit.price, rank) }
             return keyed.sorted { a, b in
                 switch (a.1, b.1) {
                 case let (x?, y?) where x != y: return ascending ? x < y : x > y
@@ -84,8 +91,23 @@ struct CatalogMatcher {
         lists.sort { $0.count < $1.count }
         guard let driver = lists.first else { return }
         var cursors = [Int](repeating: 0, count: lists.count)
+        // A mapped index's records and texts are read in ordinal order: what lies behind the
+        // scan is handed back to the kernel as it goes, so a search of a million items keeps a
+        // bounded part of them resident.
+        // When the matches are dense (one item in 64 or more), each window's pages are mapped in
+        // one call rather than fault by fault.
+        let step = 16_384
+        let dense = index.mapped && driver.count * 64 >= index.count
+        var released = 0, windowEnd = 0
+        defer { if driver.count > 0 { index.releasePages(ordinals: released..<index.count) } }
         outer: for i in 0..<driver.count {
             let ordinal = driver[i]
+            if ordinal >= windowEnd {
+                index.releasePages(ordinals: released..<ordinal)
+                released = ordinal
+                windowEnd = ordinal + step
+                if dense { index.populatePages(ordinals: ordinal..<min(windowEnd, index.count)) }
+            }
             for l in 1..<max(lists.count, 1) where l < lists.count {
                 let at = lists[l].seek(ordinal, from: cursors[l])
                 cursors[l] = at

@@ -22,12 +22,57 @@ public struct CatalogRecord: Equatable, Sendable {
         return .object(object)
     }
 
+    /// Writes `json` without building it: the same bytes `JSONWriter.write(json)` gives.
+    func write(into writer: inout JSONWriter) {
+        func member(_ key: StaticString, _ value: String, first: Bool = false) {
+            writer.bytes.append(first ? 0x7B : 0x2C)
+            writer.bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            writer.writeString(value)
+        }
+        member("\"title\":", item.title, first: true)
+        member("\"link\":", item.link ?? "")
+        member("\"image\":", item.image ?? "")
+        member("\"lprice\":", item.lprice ?? "0")
+        member("\"hprice\":", item.hprice ?? "")
+        member("\"mallName\":", item.mallName ?? "")
+        member("\"productId\":", item.productId)
+        member("\"productType\":", item.productType ?? "")
+        member("\"brand\":", item.brand ?? "")
+        member("\"maker\":", item.maker ?? "")
+        member("\"category1\":", item.category1 ?? "")
+        member("\"category2\":", item.category2 ?? "")
+        member("\"category3\":", item.category3 ?? "")
+        member("\"category4\":", item.category4 ?? "")
+        member("\"firstSeen\":", firstSeen)
+        member("\"updated\":", updated)
+        member("\"origin\":", origin)
+        writer.bytes.append(0x7D)
+    }
+
     init(json: JSONValue, index: Int) throws(WireDecodingError) {
         item = try WireItem(json: json, index: index)
         guard ProductID.usable(item.productId) == item.productId else { throw WireDecodingError("item \(index + 1) has an unusable productId") }
         firstSeen = json["firstSeen"]?.stringValue ?? ""
         updated = json["updated"]?.stringValue ?? firstSeen
         origin = json["origin"]?.stringValue ?? ""
+    }
+
+    /// The text when it is a timestamp as `timestamp` writes it (`2026-12-01T12:41:07Z`), else nil:
+    /// such timestamps order as text.
+    static func validTimestamp(_ text: String) -> String? {
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A,
+              digits.allSatisfy({ bytes[$0] &- 0x30 < 10 }) else { return nil }
+        return text
+    }
+
+    /// The older of a record's first-seen date and another one (an import's), a missing or
+    /// unreadable one never winning.
+    static func earlier(_ a: String, _ b: String?) -> String {
+        guard let b, validTimestamp(b) != nil else { return a }
+        guard validTimestamp(a) != nil else { return b }
+        return b < a ? b : a
     }
 
     /// Now as an ISO 8601 UTC timestamp (`2026-12-01T12:41:07Z`).

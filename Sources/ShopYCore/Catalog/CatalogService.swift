@@ -22,13 +22,13 @@ public struct CatalogService: Sendable {
     /// its first-seen date.
     public func importItems(_ inputs: [Input]) throws -> CatalogImportReport {
         var report = CatalogImportReport()
-        var batches: [(origin: String, items: [WireItem])] = []
+        var batches: [(origin: String, items: [WireItem], firstSeen: [String?])] = []
         for input in inputs {
             do {
                 let parsed = try CatalogImportParsing.parse(input.bytes, name: input.name)
                 report.files.append(.init(name: input.name, format: parsed.format.rawValue, items: parsed.items.count))
                 report.skipped += parsed.skipped.map { var s = $0; s.place = "\(input.name) \(s.place)"; return s }
-                batches.append((CatalogService.origin(input.name), parsed.items))
+                batches.append((CatalogService.origin(input.name), parsed.items, parsed.firstSeen))
             } catch {
                 report.failures.append(error.description)
             }
@@ -43,13 +43,18 @@ public struct CatalogService: Sendable {
             var addedNow: [String: String] = [:]  // id → the place of the record that added it
             var updatedNow: Set<String> = []
             for batch in batches {
-                for item in batch.items {
+                for (n, item) in batch.items.enumerated() {
+                    // The first-seen date is the oldest known: the catalog's, or the file's own
+                    // (an export's) when older; never one in the future.
+                    let seen = n < batch.firstSeen.count ? batch.firstSeen[n].flatMap { $0 <= stamp ? $0 : nil } : nil
                     if let at = position[item.productId] {
-                        if records[at].item.json == item.json {
+                        let firstSeen = CatalogRecord.earlier(records[at].firstSeen, seen)
+                        if records[at].item.json == item.json && firstSeen == records[at].firstSeen {
                             r.skipped.append(.init(place: batch.origin, productId: item.productId, reason: "unchanged"))
                             continue
                         }
                         records[at].item = item
+                        records[at].firstSeen = firstSeen
                         records[at].updated = stamp
                         records[at].origin = batch.origin
                         if addedNow[item.productId] != nil || !updatedNow.insert(item.productId).inserted {
@@ -59,7 +64,7 @@ public struct CatalogService: Sendable {
                         }
                     } else {
                         position[item.productId] = records.count
-                        records.append(CatalogRecord(item: item, firstSeen: stamp, updated: stamp, origin: batch.origin))
+                        records.append(CatalogRecord(item: item, firstSeen: CatalogRecord.earlier(stamp, seen), updated: stamp, origin: batch.origin))
                         addedNow[item.productId] = batch.origin
                         r.added += 1
                     }

@@ -90,3 +90,40 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+extension CatalogText {
+    /// `text.lowercased()` as UTF-8 bytes, folded byte by byte when every scalar is ASCII or of a
+    /// script without case (Hangul, CJK, kana, punctuation and symbols); otherwise the standard
+    /// library's full mapping.
+    static func lowercased(_ text: String) -> [UInt8] {
+        var out = Array(text.utf8)
+        let simple = out.withUnsafeMutableBufferPointer { bytes -> Bool in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x80 {
+                    if b &- 0x41 < 26 { bytes[i] = b | 0x20 }
+                    i += 1
+                    continue
+                }
+                let (scalar, width) = decode(UnsafeBufferPointer(bytes), at: i)
+                guard caseless(scalar) else { return false }
+                i += width
+            }
+            return true
+        }
+        return simple ? out : Array(text.lowercased().utf8)
+    }
+
+    /// Scalars whose lowercase mapping is themselves, in the ranges catalog texts use.
+    @inline(__always) static func caseless(_ s: UInt32) -> Bool {
+        switch s {
+        case 0xA0...0xBF, 0xD7, 0xF7, 0x1100...0x11FF, 0x2000...0x206F, 0x2190...0x23FF, 0x2500...0x27BF,
+             0x3000...0x303F, 0x3040...0x30FF, 0x3130...0x318F, 0x3200...0x33FF, 0x4E00...0x9FFF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF01...0xFF20, 0xFF3B...0xFF40, 0xFF5B...0xFFEF:
+            return true
+        default:
+            return false
+        }
+    }
+}

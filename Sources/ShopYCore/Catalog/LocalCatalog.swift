@@ -86,21 +86,21 @@ public struct LocalCatalog: Sendable {
 
     /// The two files' bytes for `records`: one record a line, and the index of their ranges.
     package func encode(_ records: [CatalogRecord], generation: UInt64) -> (items: [UInt8], index: [UInt8]) {
-        var out = Array("{\"schema\":\(LocalCatalog.schema),\"generation\":\(generation),\"items\":[\n".utf8)
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(records.count * 640 + 64)
+        writer.append("{\"schema\":\(LocalCatalog.schema),\"generation\":\(generation),\"items\":[\n")
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(records.count)
-        var writer = JSONWriter()
         for (i, record) in records.enumerated() {
-            writer.bytes.removeAll(keepingCapacity: true)
-            writer.write(record.json)
-            let start = out.count
-            out.append(contentsOf: writer.bytes)
-            ranges.append(start..<out.count)
-            out.append(contentsOf: i + 1 < records.count ? [0x2C, 0x0A] : [0x0A])
+            let start = writer.bytes.count
+            record.write(into: &writer)
+            ranges.append(start..<writer.bytes.count)
+            if i + 1 < records.count { writer.bytes.append(0x2C) }
+            writer.bytes.append(0x0A)
         }
-        out.append(contentsOf: Array("]}\n".utf8))
-        let index = CatalogIndexBuilder.build(items: records.map(\.item), ranges: ranges, generation: generation, itemsLength: out.count)
-        return (out, index)
+        writer.append("]}\n")
+        let index = CatalogIndexBuilder.build(items: records.map(\.item), ranges: ranges, generation: generation, itemsLength: writer.bytes.count)
+        return (writer.bytes, index)
     }
 
     /// Loads, changes and writes the records under the lock; nothing is written when `change`
@@ -119,8 +119,7 @@ public struct LocalCatalog: Sendable {
         var next = UInt64.random(in: 1...(UInt64(Int64.max)))
         if next == generation { next &+= 1 }
         let (items, index) = encode(records, generation: next)
-        try FileIO.atomicWrite(items, to: itemsPath)
-        try FileIO.atomicWrite(index, to: indexPath)
+        try CatalogFileWriter.write(items: items, to: itemsPath, index: index, to: indexPath, directory: directory)
     }
 
     /// The size of the two files on disk.

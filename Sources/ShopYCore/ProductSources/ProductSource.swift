@@ -21,7 +21,7 @@ public struct CatalogSource: ProductSource {
     /// The notice printed once on stderr when a command runs on the catalog because no keys are
     /// set (not when the catalog was asked for): why, and how to reach live results.
     public static func notice(environment: [String: String]) -> String {
-        var text = "searching the offline catalog (\(Catalog.embedded.items.count) items recorded in 2025). Naver retired its shopping search API on 2026-07-31;"
+        var text = "searching the offline catalog (\(Catalog.embedded.count) items recorded in 2025). Naver retired its shopping search API on 2026-07-31;"
         let id = !(environment["NAVER_CLIENT_ID"] ?? "").isEmpty, secret = !(environment["NAVER_CLIENT_SECRET"] ?? "").isEmpty
         if id != secret {
             text += " NAVER_CLIENT_\(id ? "SECRET" : "ID") is not set (NAVER_CLIENT_\(id ? "ID" : "SECRET") is);"

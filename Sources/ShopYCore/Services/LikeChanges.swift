@@ -23,8 +23,9 @@ public enum LikeChanges {
         public var changed: Bool { kind == .liked || kind == .unliked }
     }
 
-    public static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String) throws -> [Change] {
-        try change(targets, store: store) { likes, target, product in
+    package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
+                            catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
+        try change(targets, store: store, catalog: catalog) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 throw SelectionError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
@@ -40,8 +41,9 @@ public enum LikeChanges {
         }
     }
 
-    public static func unlike(_ targets: [LikeTarget], store: SettingsStore) throws -> [Change] {
-        try change(targets, store: store) { likes, target, product in
+    package static func unlike(_ targets: [LikeTarget], store: SettingsStore,
+                              catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
+        try change(targets, store: store, catalog: catalog) { likes, target, product in
             // A row always resolves to a product; an id may be one no listing shows.
             let id = product?.productId ?? target.text
             // Every like was checked when the file loaded, so the stored snapshot decodes.
@@ -51,12 +53,12 @@ public enum LikeChanges {
         }
     }
 
-    static func change(_ targets: [LikeTarget], store: SettingsStore,
+    static func change(_ targets: [LikeTarget], store: SettingsStore, catalog: @escaping LikeResolution.CatalogLookup,
                        _ step: (inout LikeCollection, LikeTarget, Product?) throws -> Change) throws -> [Change] {
         try store.update([.likes]) { settings in
             var likes = settings.likes
             var changes: [Change] = []
-            for (target, product) in try LikeResolution.resolve(targets, listing: settings.lastListing) {
+            for (target, product) in try LikeResolution.resolve(targets, listing: settings.lastListing, catalog: catalog) {
                 changes.append(try step(&likes, target, product))
             }
             if changes.contains(where: \.changed) { settings.likes = likes }

@@ -1,9 +1,14 @@
 /// Finds the product behind each target: rows and ids of the last listing first, then the
 /// offline catalog for ids. Everything is resolved before anything changes.
 package enum LikeResolution {
+    /// Looks a productId up in the catalog a command sees (embedded plus local).
+    package typealias CatalogLookup = @Sendable (String) -> WireItem?
+
     /// Each target with its product; nil for an id that no listing or catalog holds (unliking
-    /// needs no snapshot, liking does: the check is the caller's).
-    package static func resolve(_ targets: [LikeTarget], listing: LastListing?) throws(SelectionError) -> [(LikeTarget, Product?)] {
+    /// needs no snapshot, liking does: the check is the caller's). `catalog` finds ids no
+    /// listing shows (default: the embedded items only).
+    package static func resolve(_ targets: [LikeTarget], listing: LastListing?,
+                                catalog: CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws(SelectionError) -> [(LikeTarget, Product?)] {
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
@@ -19,7 +24,7 @@ package enum LikeResolution {
             case .id(let id):
                 if let row = listing?.rows.first(where: { $0.product.productId == id }) {
                     resolved.append((target, row.product))
-                } else if let item = Catalog.embeddedItem(productId: id) {
+                } else if let item = catalog(id) {
                     resolved.append((target, ProductMapper.product(from: item)))
                 } else {
                     resolved.append((target, nil))
