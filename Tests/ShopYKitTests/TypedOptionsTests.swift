@@ -108,11 +108,22 @@ final class TypedOptionsTests: XCTestCase {
         let files = ["Commands/SearchCommand.swift", "Commands/HistoryCommand.swift", "Commands/StatusCommand.swift", "Commands/DoctorCommand.swift",
                      "Commands/DoctorLikesFiles.swift", "Commands/DoctorCatalogFiles.swift", "Commands/ConfigCommand.swift",
                      "Completion/CompletionScripts.swift", "CLI/ShopY.swift", "Config/ConfigResolution.swift"]
+            + Self.swiftFiles(under: root, in: ["Trends", "Widget", "Browse"])
         for file in files {
             let text = try String(contentsOf: root.appendingPathComponent("Sources/ShopYCLI/" + file), encoding: .utf8)
             for lookup in ["parsed.value(", "parsed.flag(", "parsed.all(", "CommonOptions.", "OptionSpec("] {
                 XCTAssertFalse(text.contains(lookup), "\(file) uses \(lookup)")
             }
+        }
+    }
+
+    /// Every Swift file below `Sources/ShopYCLI/FOLDER` (paths relative to Sources/ShopYCLI).
+    static func swiftFiles(under root: URL, in folders: [String]) -> [String] {
+        folders.flatMap { folder -> [String] in
+            let base = root.appendingPathComponent("Sources/ShopYCLI/" + folder)
+            let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            XCTAssertFalse(found.isEmpty, folder)
+            return found.filter { $0.hasSuffix(".swift") }.sorted().map { folder + "/" + $0 }
         }
     }
 

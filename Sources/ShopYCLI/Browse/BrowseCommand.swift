@@ -13,13 +13,12 @@ public struct BrowseCommand: Command {
         abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
         discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
         arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
-        options: [
-            OptionSpec("sort", value: "order", help: "The first sort of Search: sim (default), date, asc or dsc; s changes it.",
-                       choices: SortOrder.allCases.map(\.rawValue)),
-            OptionSpec("size", value: "n", help: "Results a page, 1 to 100 (default 20)."),
-            CommonOptions.source,
-        ],
+        options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec],
         examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])
+
+    /// Search's own declarations: the same values, the same checks; only the help of --sort differs.
+    static let sortOption = SearchCommand.sort.withHelp("The first sort of Search: sim (default), date, asc or dsc; s changes it.")
+    static let sizeOption = SearchCommand.size
 
     public var query: String?
     public var sort: ShopYCore.SortOrder
@@ -30,13 +29,9 @@ public struct BrowseCommand: Command {
         let joined = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
         query = joined.split(whereSeparator: { $0.isWhitespace }).isEmpty ? nil : joined
         if let query { try QueryLimit.check(query, what: "the query") }
-        sort = try parsed.value("sort").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "sort", as: SortOrder.self, allowed: SortOrder.allCases)
-        } ?? .sim
-        size = try parsed.value("size").map { v throws(UsageError) in
-            try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay)
-        } ?? 20
-        source = try CommonOptions.source(parsed)
+        sort = try Self.sortOption.read(parsed)
+        size = try Self.sizeOption.read(parsed)
+        source = try SharedOptions.source.read(parsed)
     }
 
     public func run(_ context: Context) async throws -> ExitCode {

@@ -47,12 +47,13 @@ public struct FormatOptions<Format: RawRepresentable & CaseIterable & Sendable &
     public let json: Option<Bool>?
 
     /// `notes`: what help says after a format's name (`table (default on a terminal)`);
-    /// `lead`: the words before the list.
-    public init(accepting accepted: [Format], notes: [Format: String] = [:], lead: String = "Output: ") where Format: Hashable {
+    /// `lead`: the words before the list; `jsonFlag: false` for a command that takes json as
+    /// a format but has no `--json` (the widget).
+    public init(accepting accepted: [Format], notes: [Format: String] = [:], lead: String = "Output: ", jsonFlag: Bool = true) where Format: Hashable {
         self.accepted = accepted
         let names = accepted.map { format in format.rawValue + (notes[format].map { " (\($0))" } ?? "") }
         format = Option.optional("format", value: "format", help: lead + Self.sentence(names) + ".", type: .choice(accepted))
-        json = accepted.contains { $0.rawValue == "json" } ? Option.flag("json", help: "Same as --format json.") : nil
+        json = jsonFlag && accepted.contains { $0.rawValue == "json" } ? Option.flag("json", help: "Same as --format json.") : nil
     }
 
     /// The options to list in the command's spec.

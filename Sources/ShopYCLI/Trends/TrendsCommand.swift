@@ -10,12 +10,9 @@ public struct TrendsCommand: Command {
 
     public static var subcommands: [any Command.Type] { [TrendsCategoriesCommand.self, TrendsKeywordsCommand.self] }
 
+    /// `shopy trends` alone. (A mistyped subcommand never gets here: the dispatcher refuses it,
+    /// with did-you-mean.)
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        let names = Self.subcommands.map { $0.spec.name }
-        if let first = parsed.positionals.first {
-            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy trends \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
-            throw UsageError("unknown subcommand 'trends \(Sanitizer.clean(first))'", hint: hint)
-        }
         throw UsageError("trends needs a subcommand: categories or keywords", hint: "e.g. shopy trends categories; see 'shopy help trends'")
     }
 

@@ -19,42 +19,45 @@ public struct TrendsOptions: Sendable {
     /// The most series one comparison may hold (each request is a call of the 1,000 a day).
     public static let maxSeries = 40
 
-    public static let specs: [OptionSpec] = [
-        OptionSpec("from", value: "yyyy-mm-dd", help: "First day (2017-08-01 at the earliest)."),
-        OptionSpec("to", value: "yyyy-mm-dd", help: "Last day, not in the future (Korean time). Default: yesterday."),
-        OptionSpec("last", value: "n{d,w,m}", help: "The last N days, weeks or months up to --to. Default: 12w up to yesterday (by week: the last 12 complete weeks; by month: the last 3 complete months)."),
-        OptionSpec("unit", value: "unit", help: "date, week (default) or month: one value a period.", choices: TimeUnit.allCases.map(\.rawValue)),
-        OptionSpec("device", value: "device", help: "Only clicks from pc or mo (mobile). Default: both.", choices: DeviceFilter.allCases.map(\.rawValue)),
-        OptionSpec("gender", value: "gender", help: "Only clicks by m or f. Default: both.", choices: GenderFilter.allCases.map(\.rawValue)),
-        OptionSpec("ages", value: "list", help: "Only these age groups, comma-separated: 10,20,30,40,50,60. Default: all."),
-        OptionSpec("by", value: "group", help: "Break one series down by device, gender or age instead of comparing series.",
-                   choices: Breakdown.allCases.map(\.rawValue)),
-        CommonOptions.format, CommonOptions.json, CommonOptions.timeout,
-    ]
+    static let fromOption = Option.optional("from", value: "yyyy-mm-dd", help: "First day (2017-08-01 at the earliest).", type: dateType)
+    static let toOption = Option.optional("to", value: "yyyy-mm-dd", help: "Last day, not in the future (Korean time). Default: yesterday.", type: dateType)
+    static let lastOption = Option.optional("last", value: "n{d,w,m}", help: "The last N days, weeks or months up to --to. Default: 12w up to yesterday (by week: the last 12 complete weeks; by month: the last 3 complete months).",
+                                            type: ValueType<Last> { text, _ throws(UsageError) in try TrendsOptions.last(text) })
+    static let unitOption = Option.value("unit", value: "unit", help: "date, week (default) or month: one value a period.",
+                                         type: ValueType<TimeUnit>.choice(), default: .week)
+    static let deviceOption = Option.optional("device", value: "device", help: "Only clicks from pc or mo (mobile). Default: both.",
+                                              type: ValueType<DeviceFilter>.choice())
+    static let genderOption = Option.optional("gender", value: "gender", help: "Only clicks by m or f. Default: both.",
+                                              type: ValueType<GenderFilter>.choice())
+    /// Each group once (`--ages 10,10` is refused), in order.
+    static let agesOption = Option.value("ages", value: "list", help: "Only these age groups, comma-separated: 10,20,30,40,50,60. Default: all.",
+                                         type: ValueType<[AgeGroup]> { text, _ throws(UsageError) in try TrendsOptions.ages(text) }, default: [])
+    static let byOption = Option.optional("by", value: "group", help: "Break one series down by device, gender or age instead of comparing series.",
+                                          type: ValueType<Breakdown>.choice())
+    static let formats = SharedOptions.listingFormats
+
+    /// A real calendar date as yyyy-mm-dd.
+    static let dateType = ValueType<CalendarDate> { text, option throws(UsageError) in try TrendsOptions.date(text, option: option) }
+
+    /// The options both subcommands list, after their own.
+    public static let specs: [OptionSpec] = [fromOption.spec, toOption.spec, lastOption.spec, unitOption.spec, deviceOption.spec, genderOption.spec,
+                                             agesOption.spec, byOption.spec] + formats.specs + [SharedOptions.timeout.spec]
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        from = try parsed.value("from").map { v throws(UsageError) in try TrendsOptions.date(v, option: "from") }
-        to = try parsed.value("to").map { v throws(UsageError) in try TrendsOptions.date(v, option: "to") }
-        last = try parsed.value("last").map { v throws(UsageError) in try TrendsOptions.last(v) }
+        from = try Self.fromOption.read(parsed)
+        to = try Self.toOption.read(parsed)
+        last = try Self.lastOption.read(parsed)
         if last != nil && from != nil {
             throw UsageError("--last and --from both set the first day; give one of them", hint: "e.g. --last 8w, or --from 2026-09-01 --to 2026-11-30")
         }
-        unit = try parsed.value("unit").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "unit", as: TimeUnit.self, allowed: TimeUnit.allCases)
-        } ?? .week
+        unit = try Self.unitOption.read(parsed)
         filters = TrendsFilters()
-        filters.device = try parsed.value("device").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "device", as: DeviceFilter.self, allowed: DeviceFilter.allCases)
-        }
-        filters.gender = try parsed.value("gender").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "gender", as: GenderFilter.self, allowed: GenderFilter.allCases)
-        }
-        filters.ages = try parsed.value("ages").map { v throws(UsageError) in try TrendsOptions.ages(v) } ?? []
-        by = try parsed.value("by").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "by", as: Breakdown.self, allowed: Breakdown.allCases)
-        }
-        format = try CommonOptions.format(parsed)
-        timeout = try CommonOptions.timeout(parsed)
+        filters.device = try Self.deviceOption.read(parsed)
+        filters.gender = try Self.genderOption.read(parsed)
+        filters.ages = try Self.agesOption.read(parsed)
+        by = try Self.byOption.read(parsed)
+        format = try Self.formats.read(parsed)
+        timeout = try SharedOptions.timeout.read(parsed)
         if by == .device && filters.device != nil || by == .gender && filters.gender != nil {
             let name = by!.rawValue
             throw UsageError("--by \(name) splits by \(name) already; --\(name) would leave one group", hint: "drop --\(name), or --by")

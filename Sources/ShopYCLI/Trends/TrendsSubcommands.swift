@@ -6,9 +6,11 @@ public struct TrendsCategoriesCommand: ResultCommand {
         abstract: "Compare categories (default: the top-level ones), or --list the category table.",
         discussion: "A CATEGORY is a code (50000000), a top-level name (패션의류) or any part of a leaf path (러닝화, 남성신발/운동화/러닝화). More than 3 categories take several requests that share one anchor series, rescaled onto one scale (--verbose tells).",
         arguments: [ArgumentSpec("category", help: "Codes or names; with --list, at most one word to search for.", variadic: true, optional: true)],
-        options: [OptionSpec("list", help: "Search the built-in category table (offline, no keys): code and path of every match.")] + TrendsOptions.specs,
+        options: [listOption.spec] + TrendsOptions.specs,
         examples: ["shopy trends categories", "shopy trends categories 패션의류 패션잡화 --last 12m --unit month",
                    "shopy trends categories 50000003 --by age", "shopy trends categories --list 운동화"])
+
+    static let listOption = Option.flag("list", help: "Search the built-in category table (offline, no keys): code and path of every match.")
 
     public var categories: [ShoppingCategory]
     public var explicit: Bool
@@ -18,7 +20,7 @@ public struct TrendsCategoriesCommand: ResultCommand {
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         options = try TrendsOptions(parsed)
-        listing = parsed.flag("list")
+        listing = parsed[Self.listOption]
         if listing {
             guard parsed.positionals.count <= 1 else {
                 throw UsageError("--list takes at most one word to search for", hint: "e.g. shopy trends categories --list 러닝화")
@@ -61,20 +63,25 @@ public struct TrendsKeywordsCommand: ResultCommand {
         abstract: "Compare keywords inside one category.",
         discussion: "More than 5 keywords take several requests that share one anchor keyword, rescaled onto one scale (--verbose tells).",
         arguments: [ArgumentSpec("keyword", help: "The keywords to compare.", variadic: true)],
-        options: [OptionSpec("category", value: "category", help: "The category the keywords are searched in (required): code or name.")] + TrendsOptions.specs,
+        options: [categoryOption.spec] + TrendsOptions.specs,
         examples: ["shopy trends keywords 원피스 청바지 --category 패션의류", "shopy trends keywords 러닝화 --category 50003854 --by gender"])
+
+    /// A code, a top-level name or a part of a leaf path, looked up in the category table.
+    static let categoryOption = Option.optional("category", value: "category", help: "The category the keywords are searched in (required): code or name.",
+                                                type: ValueType<ShoppingCategory> { text, _ throws(UsageError) in try TrendsCommand.category(text) })
 
     public var keywords: [String]
     public var category: ShoppingCategory
     public var options: TrendsOptions
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard let name = parsed.value("category") else {
-            throw UsageError("trends keywords needs --category: keywords are compared inside one category",
-                             hint: "e.g. shopy trends keywords 원피스 청바지 --category 패션의류")
-        }
+        let missing = UsageError("trends keywords needs --category: keywords are compared inside one category",
+                                 hint: "e.g. shopy trends keywords 원피스 청바지 --category 패션의류")
+        // Missing --category is said first; a bad one after the other options are checked.
+        guard Self.categoryOption.isGiven(parsed) else { throw missing }
         options = try TrendsOptions(parsed)
-        category = try TrendsCommand.category(name)
+        guard let category = try Self.categoryOption.read(parsed) else { throw missing }
+        self.category = category
         keywords = try TrendsSeriesList.keywords(parsed.positionals)
         if options.by != nil && keywords.count != 1 {
             throw UsageError("--by breaks down one keyword; \(keywords.count) are given", hint: "e.g. shopy trends keywords \(keywords[0]) --category \(category.code) --by \(options.by!.rawValue)")

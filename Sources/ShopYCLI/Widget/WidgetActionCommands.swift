@@ -6,20 +6,12 @@ import Darwin
 #endif
 
 /// `shopy widget refresh`: fetch what the shown items need and rewrite the timeline.
-public struct WidgetRefreshCommand: ResultCommand {
-    public static let spec = CommandSpec(
-        name: "refresh", abstract: "Refresh the widget's timeline now (what a due 'shopy widget' starts in the background).",
-        options: [WidgetCommand.nameOption, OptionSpec("background", help: "Started by 'shopy widget': errors go to widget.log only.")],
-        examples: ["shopy widget refresh", "shopy widget refresh --name bar2"])
+public typealias WidgetRefreshCommand = WidgetFlagCommand<WidgetRefreshAction>
 
-    public var name: String
-    public var background: Bool
-
-    public init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard parsed.positionals.isEmpty else { throw UsageError("widget refresh takes no arguments") }
-        name = try WidgetCommand.name(parsed)
-        background = parsed.flag("background")
-    }
+public enum WidgetRefreshAction: WidgetFlagAction {
+    public static let about = WidgetFlagAbout("refresh", abstract: "Refresh the widget's timeline now (what a due 'shopy widget' starts in the background).",
+                                              flag: Option.flag("background", help: "Started by 'shopy widget': errors go to widget.log only."),
+                                              examples: ["shopy widget refresh", "shopy widget refresh --name bar2"])
 
     /// What a refresh did: nothing (another one holds the lock), the report, or (in the
     /// background) a failure already written to widget.log.
@@ -29,7 +21,8 @@ public struct WidgetRefreshCommand: ResultCommand {
         case failedInBackground
     }
 
-    public func execute(_ context: Context) async throws -> Outcome {
+    /// `background`: a failure is written to widget.log only.
+    public static func execute(name: String, flag background: Bool, context: Context) async throws -> Outcome {
         let io = context.io
         let provider = WidgetCommand.provider(context, name: name)
         let directory = provider.store.directory
@@ -52,15 +45,16 @@ public struct WidgetRefreshCommand: ResultCommand {
         }
     }
 
-    public var presenter: WidgetRefreshPresenter { WidgetRefreshPresenter(name: name, background: background) }
+    public static func presenter(name: String, flag background: Bool) -> WidgetRefreshPresenter {
+        WidgetRefreshPresenter(name: name, background: background)
+    }
 }
 
 /// `shopy widget open N`
 public struct WidgetOpenCommand: ResultCommand {
-    public static let spec = CommandSpec(
-        name: "open", abstract: "Open the link of the Nth shown item (for a bar's click action).",
-        arguments: [ArgumentSpec("n", help: "The item's position, from 1.")],
-        options: [WidgetCommand.nameOption], examples: ["shopy widget open 1"])
+    public static let spec = WidgetOptions.spec(
+        "open", abstract: "Open the link of the Nth shown item (for a bar's click action).",
+        arguments: [ArgumentSpec("n", help: "The item's position, from 1.")], examples: ["shopy widget open 1"])
 
     public var n: Int
     public var name: String
@@ -68,7 +62,7 @@ public struct WidgetOpenCommand: ResultCommand {
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count == 1 else { throw UsageError("widget open takes one item number", hint: "e.g. shopy widget open 1") }
         n = try ArgumentParser.integer(parsed.positionals[0], option: "n", in: 1...WidgetConfiguration.maxShown)
-        name = try WidgetCommand.name(parsed)
+        name = try WidgetOptions.name.read(parsed)
     }
 
     /// The Nth shown item's checked link, handed to the first opener that takes it.
@@ -82,10 +76,9 @@ public struct WidgetOpenCommand: ResultCommand {
 
 /// `shopy widget install FORMAT`
 public struct WidgetInstallCommand: ResultCommand {
-    public static let spec = CommandSpec(
-        name: "install", abstract: "Print the bar's snippet or plugin script, with this shopy's path filled in.",
+    public static let spec = WidgetOptions.spec(
+        "install", abstract: "Print the bar's snippet or plugin script, with this shopy's path filled in.",
         arguments: [ArgumentSpec("bar", help: "waybar, i3blocks, polybar, tmux or swiftbar.")],
-        options: [WidgetCommand.nameOption],
         examples: ["shopy widget install waybar", "shopy widget install swiftbar > ~/SwiftBar/shopy.5m.sh && chmod +x ~/SwiftBar/shopy.5m.sh"])
 
     public var bar: WidgetInstall.Bar
@@ -96,7 +89,7 @@ public struct WidgetInstallCommand: ResultCommand {
             throw UsageError("widget install takes one bar", hint: "one of: \(WidgetInstall.Bar.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         bar = try ArgumentParser.choice(parsed.positionals[0], option: "bar", as: WidgetInstall.Bar.self, allowed: WidgetInstall.Bar.allCases)
-        name = try WidgetCommand.name(parsed)
+        name = try WidgetOptions.name.read(parsed)
     }
 
     /// The snippet, with this executable's path and the store's home filled in.

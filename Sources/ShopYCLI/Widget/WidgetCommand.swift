@@ -1,19 +1,18 @@
 import ShopYCore
 /// `shopy widget`: the home-screen widget for status bars and menu bars.
 public struct WidgetCommand: ResultCommand {
-    public static let nameOption = OptionSpec("name", value: "name", help: "Which widget: independent configurations (default 'default').")
-    public static let formatOption = OptionSpec("format", value: "format", help: "plain (default), json, waybar, i3blocks, polybar, tmux or swiftbar.",
-                                                choices: WidgetFormat.allCases.map(\.rawValue))
-    public static let familyOption = OptionSpec("family", value: "family", help: "small (one line, default) or medium (up to 4 lines).",
-                                                choices: WidgetFamily.allCases.map(\.rawValue))
+    /// Every bar format the presenter writes; `--format json` has no `--json` here.
+    static let formats = FormatOptions(accepting: WidgetFormat.allCases, notes: [.plain: "default"], lead: "", jsonFlag: false)
+    static let family = Option.value("family", value: "family", help: "small (one line, default) or medium (up to 4 lines).",
+                                     type: ValueType<WidgetFamily>.choice(), default: .small)
+    static let placeholder = Option.flag("placeholder", help: "Print the placeholder entry (a redacted sample shown before any data).")
+    static let snapshot = Option.flag("snapshot", help: "Print the gallery sample.")
 
     public static let spec = CommandSpec(
         name: "widget",
         abstract: "Print the widget for a status bar or menu bar (waybar, i3blocks, polybar, tmux, SwiftBar).",
         discussion: "Reads only the store and the widget's timeline, never the network: it prints at once. When the timeline is due (policy atEnd, after DATE, or never = on store changes only), one background 'shopy widget refresh' is started; its errors go to widget.log in the store. 'shopy widget install FORMAT' prints the bar's snippet.",
-        options: [formatOption, familyOption, nameOption,
-                  OptionSpec("placeholder", help: "Print the placeholder entry (a redacted sample shown before any data)."),
-                  OptionSpec("snapshot", help: "Print the gallery sample.")],
+        options: formats.specs + [family.spec, WidgetOptions.name.spec, placeholder.spec, snapshot.spec],
         examples: ["shopy widget", "shopy widget --family medium", "shopy widget --format waybar",
                    "shopy widget configure --show status,likes,popular:고양이", "shopy widget install swiftbar > ~/SwiftBar/shopy.5m.sh"])
 
@@ -27,25 +26,14 @@ public struct WidgetCommand: ResultCommand {
     public var name: String
     public var sample: WidgetEntry.Kind?
 
+    /// (A mistyped subcommand never gets here: the dispatcher refuses it, with did-you-mean.)
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        if let first = parsed.positionals.first {
-            let names = Self.subcommands.map { $0.spec.name }
-            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy widget \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
-            throw UsageError("unknown subcommand 'widget \(Sanitizer.clean(first))'", hint: hint)
-        }
-        format = try parsed.value("format").map { v throws(UsageError) in try ArgumentParser.choice(v, option: "format", as: WidgetFormat.self, allowed: WidgetFormat.allCases) } ?? .plain
-        family = try parsed.value("family").map { v throws(UsageError) in try ArgumentParser.choice(v, option: "family", as: WidgetFamily.self, allowed: WidgetFamily.allCases) } ?? .small
-        name = try Self.name(parsed)
-        if parsed.flag("placeholder") && parsed.flag("snapshot") { throw UsageError("--placeholder and --snapshot disagree; give one of them") }
-        sample = parsed.flag("placeholder") ? .placeholder : (parsed.flag("snapshot") ? .snapshot : nil)
-    }
-
-    static func name(_ parsed: ParsedArguments) throws(UsageError) -> String {
-        let name = parsed.value("name") ?? WidgetConfiguration.defaultName
-        guard WidgetConfiguration.checkName(name) else {
-            throw UsageError("invalid --name '\(Sanitizer.clean(name))'", hint: "1 to 32 letters, digits, '-', '_' or '.', not starting with '.'")
-        }
-        return name
+        format = try Self.formats.read(parsed) ?? .plain
+        family = try Self.family.read(parsed)
+        name = try WidgetOptions.name.read(parsed)
+        let placeholder = parsed[Self.placeholder], snapshot = parsed[Self.snapshot]
+        if placeholder && snapshot { throw UsageError("--placeholder and --snapshot disagree; give one of them") }
+        sample = placeholder ? .placeholder : (snapshot ? .snapshot : nil)
     }
 
     static func provider(_ context: Context, name: String) -> WidgetProvider {

@@ -105,7 +105,7 @@ public struct WidgetRefreshPresenter: Presenter {
     public var name: String
     public var background: Bool
 
-    public func present(_ outcome: WidgetRefreshCommand.Outcome, context: Context) -> ExitCode {
+    public func present(_ outcome: WidgetRefreshAction.Outcome, context: Context) -> ExitCode {
         switch outcome {
         case .alreadyRunning:
             if !background { context.io.stdout.line("widget \(name): a refresh is already running") }
