@@ -47,7 +47,7 @@ final class ResultTypesTests: XCTestCase {
     func testPopularExecuteReturnsSectionsWithRowsAndRemembersThem() async throws {
         let (context, collected) = context()
         let listing = try await parsed(PopularCommand.self, ["--size", "3"]).execute(context)
-        XCTAssertEqual(listing.sections.map(\.keyword), PopularSections.catalogSections)
+        XCTAssertEqual(listing.sections.map(\.keyword), PopularDefaults.shopy.catalog)
         XCTAssertEqual(listing.source, .catalog)
         XCTAssertEqual(listing.items.map { $0.map(\.rowText) }, [["1.1", "1.2", "1.3"], ["2.1", "2.2", "2.3"], ["3.1", "3.2", "3.3"]])
         XCTAssertEqual(collected.all.map(\.kind), [.notice], "only the catalog notice: \(collected.all)")

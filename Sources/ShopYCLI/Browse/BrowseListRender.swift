@@ -18,6 +18,12 @@ enum BrowseListRender {
         if selected { frame.paint(row: row, style: BrowseRender.selected) }
     }
 
+    /// What an empty list shows: its error, else `empty` once loaded, else that it is loading.
+    static func emptyNote(_ frame: inout Frame, row: Int, error: String?, loaded: Bool, _ empty: String) {
+        if let error { note(&frame, row: row, error, isError: true) }
+        else { note(&frame, row: row, loaded ? empty : "loading…") }
+    }
+
     static func note(_ frame: inout Frame, row: Int, _ text: String, isError: Bool = false) {
         frame.put("  " + Sanitizer.clean(text), row: row, column: 0, style: isError ? BrowseRender.error : BrowseRender.dim)
     }
@@ -91,10 +97,7 @@ enum BrowseListRender {
     static func likes(_ s: BrowseState, _ frame: inout Frame, titleRow: Int, top: Int, height: Int) -> String {
         let likes = s.likes
         frame.put("Likes", row: titleRow, column: 0, style: BrowseRender.bold)
-        if likes.likes.isEmpty {
-            if let error = likes.error { note(&frame, row: top, error, isError: true) }
-            else { note(&frame, row: top, likes.loaded ? "no likes yet: l on any row likes it" : "loading…") }
-        }
+        if likes.likes.isEmpty { emptyNote(&frame, row: top, error: likes.error, loaded: likes.loaded, "no likes yet: l on any row likes it") }
         let width = max(2, String(likes.likes.count).count)
         for (i, like) in likes.likes.enumerated().dropFirst(likes.cursor.scroll).prefix(height) {
             productRow(&frame, row: top + i - likes.cursor.scroll, rank: String(i + 1), rankWidth: width, product: like.product,
@@ -106,10 +109,7 @@ enum BrowseListRender {
     static func history(_ s: BrowseState, _ frame: inout Frame, titleRow: Int, top: Int, height: Int) -> String {
         let history = s.history
         frame.put("History · Enter searches again · d removes", row: titleRow, column: 0, style: BrowseRender.bold)
-        if history.entries.isEmpty {
-            if let error = history.error { note(&frame, row: top, error, isError: true) }
-            else { note(&frame, row: top, history.loaded ? "no searches yet" : "loading…") }
-        }
+        if history.entries.isEmpty { emptyNote(&frame, row: top, error: history.error, loaded: history.loaded, "no searches yet") }
         let width = max(2, String(history.entries.count).count)
         for (i, entry) in history.entries.enumerated().dropFirst(history.cursor.scroll).prefix(height) {
             let row = top + i - history.cursor.scroll

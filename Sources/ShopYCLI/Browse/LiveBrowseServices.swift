@@ -50,7 +50,7 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     }
 
     public func popularKeywords() throws -> [String] {
-        PopularDefaults.shopy.keywords(saved: try store.read { $0.popularSections }, source: sourceKind)
+        try PopularDefaults.shopy.keywords(store: store, source: sourceKind)
     }
 
     /// A page of `search` from the context's source (the one `shopy search` uses).
@@ -62,36 +62,30 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
         try await TopItems.fetch(keyword, count: count, from: source())
     }
 
+    /// The listings' store service (`ListingMemory`) at this moment; its warnings are not
+    /// written under the screen: browse shows the errors it throws.
+    var memory: ListingMemory {
+        ListingMemory(store: store, diagnostics: DiscardedDiagnostics(), now: Like.timestamp(context.io.now()))
+    }
+
     public func recordQuery(_ query: String) throws {
-        guard try store.read({ $0.historyEnabled }) else { return }
-        let now = Like.timestamp(context.io.now())
-        try store.update([.state]) { settings in settings.history = HistoryEntry.record(query, at: now, in: settings.history) }
+        try memory.record(query)
     }
 
     public func likes() throws -> [Like] {
         try store.read { settings in try settings.allLikes() }
     }
 
+    /// `shopy like`'s transaction and checks (`LikeChanges`), on the product the screen shows.
     public func like(_ product: Product) throws -> String {
-        // The checks of `shopy like`.
-        guard ProductID.usable(product.productId) == product.productId else {
-            throw UsageError("product '\(Sanitizer.clean(product.productId))' has no usable productId; nothing was liked")
-        }
         let now = Like.timestamp(context.io.now())
-        return try store.update([.likes]) { settings in
-            var likes = settings.likes
-            if let existing = try? likes.like(product.productId) { return existing.likedAt }
-            _ = likes.add(Like(product: product, likedAt: now, likedPrice: product.price))
-            settings.likes = likes
-            return now
-        }
+        let change = try LikeChanges.like(products: [product], store: store, at: now).first
+        return change?.likedAt ?? now
     }
 
+    /// `shopy unlike --id`'s transaction (`LikeChanges`), the id resolved as it resolves it.
     public func unlike(_ productId: String) throws {
-        try store.update([.likes]) { settings in
-            var likes = settings.likes
-            if likes.remove(productId) { settings.likes = likes }
-        }
+        _ = try LikeChanges.unlike([.id(productId)], store: store, catalog: context.catalogLookup)
     }
 
     public func history() throws -> [HistoryEntry] {
@@ -99,36 +93,32 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     }
 
     public func removeHistory(_ query: String) throws {
-        try store.update([.state]) { settings in
-            let kept = settings.history.filter { $0.query != query }
-            if kept.count != settings.history.count { settings.history = kept }
-        }
+        try memory.forget(query)
+    }
+
+    /// The one opener loop of `open` and `copy` (`LinkTargets.opener`), with the terminal handed
+    /// to an attached $BROWSER and nothing written under the screen: what a failing candidate
+    /// says goes to the status line.
+    var opener: LinkOpener {
+        var opener = LinkTargets.opener(context)
+        opener.trace = .off
+        opener.diagnostics = DiscardedDiagnostics()
+        opener.withTerminalReleased = withTerminalReleased
+        return opener
     }
 
     public func open(_ link: String) -> StatusMessage {
-        let io = context.io
         var problems: [String] = []
-        for handler in Openers.candidates(for: link, environment: io.environment, launcher: io.launcher) {
-            let outcome = handler.attached
-                ? withTerminalReleased { io.launcher.run(handler.argv, input: nil, attached: true, wait: 5) }
-                : io.launcher.run(handler.argv, input: nil, attached: false, wait: 5)
-            switch outcome {
-            case .exited(0), .stillRunning: return StatusMessage("opened with \(handler.name): \(link)")
-            case .exited(let status): problems.append("\(handler.name) failed (exit status \(status))")
-            case .failedToStart(let code): problems.append("\(handler.name) could not be started (\(String(cString: strerror(code))))")
-            }
+        if let opener = opener.open(link, failed: { problem, _ in problems.append(problem) }) {
+            return StatusMessage("opened with \(opener): \(link)")
         }
         let why = problems.isEmpty ? "no browser opener found ($BROWSER, xdg-open, open, wslview)" : problems.joined(separator: "; ")
         return StatusMessage("\(why): \(link)", isError: true)
     }
 
     public func copy(_ link: String) -> StatusMessage {
-        let io = context.io
-        for handler in Clipboards.candidates(for: link, environment: io.environment, launcher: io.launcher) {
-            switch io.launcher.run(handler.argv, input: handler.input, attached: false, wait: 5) {
-            case .exited(0), .stillRunning: return StatusMessage("copied with \(handler.name): \(link)")
-            default: continue
-            }
+        if let tool = opener.copy(link, failed: { _, _ in }) {
+            return StatusMessage("copied with \(tool): \(link)")
         }
         terminalWrite(Array(Clipboards.osc52(link).utf8))
         return StatusMessage("sent to the terminal's clipboard with OSC 52 (if the terminal allows it): \(link)")

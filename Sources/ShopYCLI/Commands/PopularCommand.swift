@@ -2,9 +2,9 @@ import ShopYCore
 /// `shopy popular`: the app's "실시간 랭킹": a few keywords, each ranked by relevance, fetched at once.
 public struct PopularCommand: ResultCommand {
     /// The app's sections.
-    public static var naverSections: [String] { PopularSections.naverSections }
+    public static var naverSections: [String] { PopularDefaults.shopy.naver }
     /// Keywords the offline catalog covers well (it holds household and pet goods, not shoes).
-    public static var catalogSections: [String] { PopularSections.catalogSections }
+    public static var catalogSections: [String] { PopularDefaults.shopy.catalog }
 
     public static let spec = CommandSpec(
         name: "popular",
@@ -66,11 +66,11 @@ public struct PopularCommand: ResultCommand {
         let limiter = RateLimiter(perSecond: 8)
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
-            try PopularSections.save(save ? sections : nil, store: store)
+            try PopularDefaults.save(save ? sections : nil, store: store)
             // The keywords are argv: echoed cleaned, like everything foreign.
             context.diagnostics.notice(save ? "saved default sections: \(sections.joined(separator: ", "))" : "default sections reset to the built-in ones")
         }
-        let keywords = PopularSections.keywords(requested: sections, store: store, source: productSource.kind, diagnostics: context.diagnostics)
+        let keywords = PopularDefaults.shopy.keywords(requested: sections, store: store, source: productSource.kind, diagnostics: context.diagnostics)
         let pages = await PopularSections.fetch(keywords, size: size, source: productSource)
 
         let memory = ListingMemory(context: context)

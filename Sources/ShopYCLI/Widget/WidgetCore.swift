@@ -14,13 +14,6 @@ extension WidgetProvider {
     }
 }
 
-extension PopularDefaults {
-    /// `shopy popular`'s built-in sections (browse's Home and the widget offer the same).
-    public static var shopy: PopularDefaults {
-        PopularDefaults(naver: PopularCommand.naverSections, catalog: PopularCommand.catalogSections)
-    }
-}
-
 extension WidgetRefresher {
     /// A refresh with the context's source (the default one, as `search` picks it) and trends service.
     static func refresh(_ provider: WidgetProvider, context: Context) async throws -> WidgetRefreshReport {

@@ -119,15 +119,12 @@ public struct WidgetRefreshPresenter: Presenter {
     }
 }
 
-/// `widget open`: which opener took the link; with none, the link on stdout and a notice.
+/// `widget open`: which opener took the link; with none, the link on stdout and a notice (as `shopy open` says it).
 public struct LinkOpeningPresenter: Presenter {
     public func present(_ outcome: LinkOpening.Outcome, context: Context) -> ExitCode {
         switch outcome {
-        case .opened(let link, let by):
-            context.diagnostics.notice("opened with \(by): \(link)")
-        case .noOpener(let link):
-            context.io.stdout.line(Sanitizer.clean(link))
-            context.diagnostics.notice("no browser opener found ($BROWSER, xdg-open, open, wslview); the link is printed above")
+        case .opened(let link, let by): OpenPresenter.show(link, openedBy: by, context: context)
+        case .noOpener(let link): OpenPresenter.show(link, openedBy: nil, context: context)
         }
         return .ok
     }

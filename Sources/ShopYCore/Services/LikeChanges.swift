@@ -13,11 +13,14 @@ public enum LikeChanges {
         public var id: String
         /// The product as liked or unliked, when known (an id no listing shows has none).
         public var product: Product?
+        /// When it was liked (liked, or already liked with its snapshot at hand).
+        public var likedAt: String?
 
-        public init(kind: Kind, id: String, product: Product?) {
+        public init(kind: Kind, id: String, product: Product?, likedAt: String? = nil) {
             self.kind = kind
             self.id = id
             self.product = product
+            self.likedAt = likedAt
         }
 
         public var changed: Bool { kind == .liked || kind == .unliked }
@@ -25,25 +28,41 @@ public enum LikeChanges {
 
     package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
                             catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
-        try change(targets, store: store, catalog: catalog) { likes, target, product in
+        try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 throw SelectionError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
                                      hint: "search for it first, then like its row")
             }
-            // A listing saved before ids were checked may hold one the store would call damage.
-            guard ProductID.usable(product.productId) == product.productId else {
-                throw SelectionError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
-                                     hint: "search again: listings leave such items out")
-            }
-            let added = likes.add(Like(product: product, likedAt: likedAt, likedPrice: product.price))
-            return Change(kind: added ? .liked : .alreadyLiked, id: product.productId, product: product)
+            return try add(product, as: target, to: &likes, at: likedAt)
         }
+    }
+
+    /// Likes products a front end shows (browse's rows, which need not be the last listing's):
+    /// the same checks, the same transaction. An already liked one keeps its likedAt (in the change).
+    package static func like(products: [Product], store: SettingsStore, at likedAt: String) throws -> [Change] {
+        try change(store, resolve: { _ in products.map { (LikeTarget.id($0.productId), $0) } }) { likes, target, product in
+            guard let product else { throw CancellationError() }  // never: every pair has its product
+            var change = try add(product, as: target, to: &likes, at: likedAt)
+            if change.kind == .alreadyLiked { change.likedAt = (try? likes.like(product.productId))?.likedAt }
+            return change
+        }
+    }
+
+    /// Adds one product's like, checked: a listing saved before ids were checked may hold one the
+    /// store would call damage.
+    static func add(_ product: Product, as target: LikeTarget, to likes: inout LikeCollection, at likedAt: String) throws(SelectionError) -> Change {
+        guard ProductID.usable(product.productId) == product.productId else {
+            throw SelectionError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
+                                 hint: "search again: listings leave such items out")
+        }
+        let added = likes.add(Like(product: product, likedAt: likedAt, likedPrice: product.price))
+        return Change(kind: added ? .liked : .alreadyLiked, id: product.productId, product: product, likedAt: added ? likedAt : nil)
     }
 
     package static func unlike(_ targets: [LikeTarget], store: SettingsStore,
                               catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
-        try change(targets, store: store, catalog: catalog) { likes, target, product in
+        try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
             // A row always resolves to a product; an id may be one no listing shows.
             let id = product?.productId ?? target.text
             // Every like was checked when the file loaded, so the stored snapshot decodes.
@@ -53,12 +72,14 @@ public enum LikeChanges {
         }
     }
 
-    static func change(_ targets: [LikeTarget], store: SettingsStore, catalog: @escaping LikeResolution.CatalogLookup,
+    /// The one transaction: every target resolved first (a bad one changes nothing), the step
+    /// applied to each, the likes written only when one changed.
+    static func change(_ store: SettingsStore, resolve: (Settings) throws -> [(LikeTarget, Product?)],
                        _ step: (inout LikeCollection, LikeTarget, Product?) throws -> Change) throws -> [Change] {
         try store.update([.likes]) { settings in
             var likes = settings.likes
             var changes: [Change] = []
-            for (target, product) in try LikeResolution.resolve(targets, listing: settings.lastListing, catalog: catalog) {
+            for (target, product) in try resolve(settings) {
                 changes.append(try step(&likes, target, product))
             }
             if changes.contains(where: \.changed) { settings.likes = likes }

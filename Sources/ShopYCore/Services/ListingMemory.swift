@@ -43,13 +43,31 @@ package struct ListingMemory: Sendable {
         do {
             try store.update([.state]) { settings in
                 settings.lastListing = LastListing(command: description, savedAt: now, rows: rows)
-                if let query, recording {
-                    settings.history = HistoryEntry.record(query, at: now, in: settings.history)
-                }
+                if let query, recording { note(query, in: settings) }
             }
         } catch {
             warn(error, "rows of this listing cannot be liked by number")
         }
+    }
+
+    /// Records `query` alone in the history when recording is on (a search browse shows, which
+    /// leaves the last listing as it is). A store that cannot be read or written is the error.
+    package func record(_ query: String) throws {
+        guard try store.read({ $0.historyEnabled }) else { return }
+        try store.update([.state]) { settings in note(query, in: settings) }
+    }
+
+    /// Takes `query` out of the history (written only when it was there).
+    package func forget(_ query: String) throws {
+        try store.update([.state]) { settings in
+            let kept = settings.history.filter { $0.query != query }
+            if kept.count != settings.history.count { settings.history = kept }
+        }
+    }
+
+    /// The one history step: the query first, at `now`, its older entry dropped.
+    private func note(_ query: String, in settings: Settings) {
+        settings.history = HistoryEntry.record(query, at: now, in: settings.history)
     }
 
     /// A warning that says what failed and what it costs, then the error's hint.

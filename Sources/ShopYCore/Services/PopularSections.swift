@@ -1,11 +1,6 @@
-/// `popular` as work: the section keywords (asked for, saved, else the built-in ones for the
-/// source), each searched by relevance, a few at once; one section's failure is its own.
+/// `popular` as work: each section's top items (`TopItems`), a few sections at once; one
+/// section's failure is its own. Which sections: `PopularDefaults`.
 package enum PopularSections {
-    /// The app's sections.
-    package static let naverSections = ["신발", "옷", "사무용품"]
-    /// Keywords the offline catalog covers well (it holds household and pet goods, not shoes).
-    package static let catalogSections = ["고양이", "세제", "방충망"]
-
     /// One section's outcome.
     package struct Section: Sendable {
         package var keyword: String
@@ -20,24 +15,6 @@ package enum PopularSections {
         package var error: (any Error)? { if case .failure(let error) = result { return error } else { return nil } }
     }
 
-    /// Saves `sections` as the default ones, or forgets the saved ones (nil).
-    package static func save(_ sections: [String]?, store: SettingsStore) throws {
-        try store.update([.preferences]) { settings in settings.popularSections = sections }
-    }
-
-    /// The keywords to fetch: those asked for, else the saved ones, else the built-in ones for the
-    /// source. A damaged preferences file falls back to the built-in ones, with a warning.
-    package static func keywords(requested: [String], store: SettingsStore, source: SourceKind, diagnostics: any DiagnosticsSink) -> [String] {
-        if !requested.isEmpty { return requested }
-        var saved: [String]?
-        do {
-            saved = try store.read { $0.popularSections }
-        } catch {
-            ListingMemory(store: store, diagnostics: diagnostics, now: "").warn(error, "using the built-in sections")
-        }
-        return saved ?? (source == .catalog ? catalogSections : naverSections)
-    }
-
     /// Fetches every section (at most four at once; the source paces the requests), in order.
     package static func fetch(_ keywords: [String], size: Int, source: any ProductSource) async -> [Section] {
         await withTaskGroup(of: (Int, Section).self) { group in
@@ -45,7 +22,7 @@ package enum PopularSections {
                 let keyword = keywords[index]
                 group.addTask {
                     do {
-                        let page = try await source.search(SearchRequest(query: keyword, sort: .sim, start: 1, display: size))
+                        let page = try await TopItems.fetch(keyword, count: size, from: source)
                         return (index, Section(keyword: keyword, result: .success(page)))
                     } catch {
                         return (index, Section(keyword: keyword, result: .failure(error)))

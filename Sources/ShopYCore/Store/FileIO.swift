@@ -132,22 +132,9 @@ public enum FileIO {
         }
     }
 
+    /// A pipe read to its end, unbounded (`readBounded`'s loop: the store's own files have no limit).
     private static func readStream(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            #if canImport(Glibc)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            #else
-            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress!, $0.count) }
-            #endif
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "read", errno: errno)
-            }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-        }
+        try readBounded(fd, shown: path, limit: .max)
     }
 
     /// Replaces `path` atomically: a temp file in the same directory (O_EXCL, mode 0600), a full

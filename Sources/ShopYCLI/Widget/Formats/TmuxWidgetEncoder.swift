@@ -3,12 +3,6 @@ import ShopYCore
 /// with `#[fg=#rrggbb]…#[default]` by its tone unless colour is off.
 public enum TmuxWidgetEncoder: WidgetEncoder {
     public static func encode(_ r: WidgetRendering) -> String {
-        let texts = r.texts(WidgetTextSafety.tmux)
-        let tones = r.entry.message != nil ? [WidgetItem.Tone.bad] : r.entry.items.map(\.tone)
-        let parts = zip(texts, tones).map { text, tone -> String in
-            guard r.color, let hex = WidgetColors.hex(tone) else { return text }
-            return "#[fg=\(hex)]\(text)#[default]"
-        }
-        return (parts.isEmpty ? "shopy" : parts.joined(separator: " · ")) + "\n"
+        r.styledLine(WidgetTextSafety.tmux) { text, hex in "#[fg=\(hex)]\(text)#[default]" }
     }
 }

@@ -34,6 +34,18 @@ public struct WidgetRendering: Sendable {
         return entry.items.map { clean(family == .small ? $0.short : $0.line) }
     }
 
+    /// One line for a bar that styles text inline (polybar, tmux): each item's text made safe by
+    /// `clean`, wrapped by `style(text, hex)` in its tone's colour when colour is on; a message
+    /// in the bad tone; `shopy` when there is nothing.
+    public func styledLine(_ clean: (String) -> String, style: (_ text: String, _ hex: String) -> String) -> String {
+        let tones = entry.message != nil ? [WidgetItem.Tone.bad] : entry.items.map(\.tone)
+        let parts = zip(texts(clean), tones).map { text, tone -> String in
+            guard color, let hex = WidgetColors.hex(tone) else { return text }
+            return style(text, hex)
+        }
+        return (parts.isEmpty ? "shopy" : parts.joined(separator: " · ")) + "\n"
+    }
+
     /// The worst tone among the items (for a single colour or class).
     public var tone: WidgetItem.Tone {
         if entry.kind == .failure { return .bad }
