@@ -53,7 +53,8 @@ final class BrowseTerminalTests: XCTestCase {
         pty.waitFor("1. 고양이")
         pty.send("/")
         XCTAssertTrue(pty.wait { self.line($0, 1) == "/" }, pty.screen.text)
-        XCTAssertTrue(pty.screen.cursorVisible, "the cursor shows in the prompt")
+        // The prompt's line and the cursor's show may arrive in two reads: wait for the second.
+        XCTAssertTrue(pty.wait { $0.cursorVisible }, "the cursor shows in the prompt")
         pty.send("방충망x")
         pty.send([0x7F])  // backspace: one character
         XCTAssertTrue(pty.wait { self.line($0, 1) == "/ 방충망" }, pty.screen.text)
