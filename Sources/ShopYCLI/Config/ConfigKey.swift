@@ -22,7 +22,7 @@ public struct ConfigKey: Sendable {
     public func validate(_ value: String, origin: String) throws(UsageError) -> String {
         guard let normal = normalize(value.trimmingASCIIWhitespace()) else {
             throw UsageError("invalid \(origin) '\(Echo.value(value))' for \(name); valid values: \(accepts)",
-                             hint: Echo.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
+                             hint: Suggest.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
         }
         return normal
     }
@@ -61,7 +61,7 @@ public struct ConfigKey: Sendable {
 
     public static func named(_ name: String) throws(UsageError) -> ConfigKey {
         if let key = all.first(where: { $0.name == name.lowercased() }) { return key }
-        let hint = Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+        let hint = Suggest.closest(to: name, among: names).map { "did you mean '\($0)'?" }
         throw UsageError("unknown config key '\(Echo.value(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
     }
 
