@@ -103,13 +103,6 @@ public struct ParsedArguments: Sendable, Equatable {
 
     public init() {}
 
-    // The old way, by name, for the commands not yet converted to `Option` declarations.
-    // A typo here is a silent nil; new code reads through an `Option`.
-    public func value(_ name: String) -> String? { checkDeclared(name); return values[name]?.last }
-    public func all(_ name: String) -> [String] { checkDeclared(name); return values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { checkDeclared(name); return flags.contains(name) }
-    public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
-
     public var wantsHelp: Bool { self[GlobalOptions.help] }
     public var verbose: Bool { self[GlobalOptions.verbose] }
 
