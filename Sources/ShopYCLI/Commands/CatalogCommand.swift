@@ -64,7 +64,7 @@ public struct CatalogImportCommand: Command {
             }
         }
         let report = try CatalogSupport.service(context).importItems(inputs)
-        CatalogPresenter.imported(report, io: context.io)
+        CatalogPresenter.imported(report, context: context)
         return report.failures.isEmpty ? .ok : .dataError
     }
 }
@@ -101,7 +101,7 @@ public struct CatalogExportCommand: Command {
             throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy catalog export \(Sanitizer.clean(file)) --force replaces it")
         }
         try FileIO.writeExport(bytes, to: path)
-        context.io.notice("shopy: exported \(Money.grouped(count)) item\(count == 1 ? "" : "s") to \(Sanitizer.clean(file))")
+        context.diagnostics.notice("exported \(Money.grouped(count)) item\(count == 1 ? "" : "s") to \(file)")
         return .ok
     }
 }
