@@ -30,7 +30,7 @@ public struct ConfigKey: Sendable {
     /// Every key, in the order `config list` shows them.
     public static let all: [ConfigKey] = [
         choice("source", SourceKind.allCases.map(\.rawValue), help: "Where products come from.",
-               commands: ["search", "popular", "rank"], builtIn: "naver with both keys set, else catalog"),
+               commands: ["search", "popular", "rank", "likes refresh"], builtIn: "naver with both keys set, else catalog"),
         ConfigKey(name: "size", help: "Results a page (search) or items a section (popular).", accepts: "a whole number from 1 to \(SearchRequest.maxDisplay)",
                   variable: "SHOPY_SIZE", option: "size", commands: ["search", "popular"], builtIn: "20 (popular: 10)", choices: [],
                   normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
