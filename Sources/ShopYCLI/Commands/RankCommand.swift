@@ -62,10 +62,8 @@ public struct RankCommand: ResultCommand {
         timeout = try SharedOptions.requestTimeout.read(parsed)
     }
 
-    /// The pages a scan to `depth` needs: (start, display).
+    /// The pages a scan to `depth` needs: (start, display) (the benchmark plans its scans with it).
     public static func pages(depth: Int) -> [(start: Int, display: Int)] { RankScan.pages(depth: depth) }
-
-    static func normalize(_ text: String) -> String { RankQuery.normalize(text) }
 
     /// What the scan looks for.
     package var query: RankQuery {
@@ -73,8 +71,6 @@ public struct RankCommand: ResultCommand {
     }
 
     public typealias Match = RankScan.Match
-    /// The scan's progress bar (drawn from the scan's events).
-    typealias Progress = ProgressBar
 
     /// The scan's outcome with the liked marks.
     public struct Outcome: Sendable {
