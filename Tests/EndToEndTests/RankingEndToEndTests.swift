@@ -28,11 +28,11 @@ final class RankingEndToEndTests: XCTestCase {
     }
 
     func testPagesCoverTheContractsReach() {
-        XCTAssertEqual(RankCommand.pages(depth: 1099).map(\.start), [1, 101, 201, 301, 401, 501, 601, 701, 801, 901, 1000])
-        XCTAssertEqual(RankCommand.pages(depth: 1099).last?.display, 100)
-        XCTAssertEqual(RankCommand.pages(depth: 1000).map(\.start).last, 901)
-        XCTAssertEqual(RankCommand.pages(depth: 250).map(\.display), [100, 100, 50])
-        XCTAssertEqual(RankCommand.pages(depth: 1001).last.map { [$0.start, $0.display] }, [1000, 2])
+        XCTAssertEqual(RankScan.pages(depth: 1099).map(\.start), [1, 101, 201, 301, 401, 501, 601, 701, 801, 901, 1000])
+        XCTAssertEqual(RankScan.pages(depth: 1099).last?.display, 100)
+        XCTAssertEqual(RankScan.pages(depth: 1000).map(\.start).last, 901)
+        XCTAssertEqual(RankScan.pages(depth: 250).map(\.display), [100, 100, 50])
+        XCTAssertEqual(RankScan.pages(depth: 1001).last.map { [$0.start, $0.display] }, [1000, 2])
     }
 
     func testAProductAtAKnownDeepRankIsFoundThere() throws {

@@ -92,9 +92,9 @@ final class CLITests: XCTestCase {
     func testOptionWithSeparateValue() throws {
         let parsed = try XCTUnwrap(parse(["방충망", "--sort", "asc", "자석", "--size", "5"]))
         XCTAssertEqual(parsed.positionals, ["방충망", "자석"])
-        XCTAssertEqual(parsed.value("sort"), "asc")
-        XCTAssertEqual(parsed.value("size"), "5")
-        XCTAssertNil(parsed.value("page"))
+        XCTAssertEqual(parsed.values["sort"]?.last, "asc")
+        XCTAssertEqual(parsed.values["size"]?.last, "5")
+        XCTAssertNil(parsed.values["page"]?.last)
         XCTAssertFalse(parsed.wantsHelp)
         XCTAssertFalse(parsed.verbose)
     }
@@ -102,20 +102,20 @@ final class CLITests: XCTestCase {
     func testOptionWithEqualsValue() throws {
         let parsed = try XCTUnwrap(parse(["--sort=dsc", "x", "--exclude=used,rental", "--format=", "--timeout=2.5"]))
         XCTAssertEqual(parsed.positionals, ["x"])
-        XCTAssertEqual(parsed.value("sort"), "dsc")
-        XCTAssertEqual(parsed.value("exclude"), "used,rental")
-        XCTAssertEqual(parsed.value("format"), "", "--opt= gives an empty value")
-        XCTAssertEqual(parsed.value("timeout"), "2.5")
+        XCTAssertEqual(parsed.values["sort"]?.last, "dsc")
+        XCTAssertEqual(parsed.values["exclude"]?.last, "used,rental")
+        XCTAssertEqual(parsed.values["format"]?.last, "", "--opt= gives an empty value")
+        XCTAssertEqual(parsed.values["timeout"]?.last, "2.5")
         // A value that itself holds '=' keeps it.
-        XCTAssertEqual(parse(["--sort=a=b"])?.value("sort"), "a=b")
+        XCTAssertEqual(parse(["--sort=a=b"])?.values["sort"]?.last, "a=b")
         // A value may start with a dash when given separately.
-        XCTAssertEqual(parse(["--sort", "-x"])?.value("sort"), "-x")
+        XCTAssertEqual(parse(["--sort", "-x"])?.values["sort"]?.last, "-x")
     }
 
     func testDoubleDashEndsOptions() throws {
         let parsed = try XCTUnwrap(parse(["a", "--", "--sort", "-h", "--", "-5"]))
         XCTAssertEqual(parsed.positionals, ["a", "--sort", "-h", "--", "-5"])
-        XCTAssertNil(parsed.value("sort"))
+        XCTAssertNil(parsed.values["sort"]?.last)
         XCTAssertFalse(parsed.wantsHelp)
         XCTAssertEqual(parse(["-"])?.positionals, ["-"])
     }
@@ -125,10 +125,10 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(parse(["x", "--help"])).wantsHelp)
         let parsed = try XCTUnwrap(parse(["-v", "x", "--json", "--naverpay"]))
         XCTAssertTrue(parsed.verbose)
-        XCTAssertTrue(parsed.flag("json"))
-        XCTAssertTrue(parsed.flag("naverpay"))
-        XCTAssertTrue(parsed.has("json"))
-        XCTAssertFalse(parsed.has("sort"))
+        XCTAssertTrue(parsed.flags.contains("json"))
+        XCTAssertTrue(parsed.flags.contains("naverpay"))
+        XCTAssertNil(parsed.values["json"], "a flag has no value")
+        XCTAssertNil(parsed.values["sort"])
         XCTAssertEqual(parsed.positionals, ["x"])
     }
 
@@ -174,8 +174,8 @@ final class CLITests: XCTestCase {
     func testRepeatableOption() throws {
         let spec = CommandSpec(name: "t", abstract: "test", options: [OptionSpec("tag", value: "t", help: "a tag", repeatable: true)])
         let parsed = try ArgumentParser.parse(["--tag", "a", "--tag=b"], for: spec, commandPath: "t")
-        XCTAssertEqual(parsed.all("tag"), ["a", "b"])
-        XCTAssertEqual(parsed.value("tag"), "b")
+        XCTAssertEqual(parsed.values["tag"], ["a", "b"])
+        XCTAssertEqual(parsed.values["tag"]?.last, "b")
     }
 
     func testChoiceAndInteger() throws {

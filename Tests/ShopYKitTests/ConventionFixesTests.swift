@@ -39,14 +39,14 @@ final class ConventionFixesTests: XCTestCase {
 
     func testProgressLineKeepsItsCountAndShrinksTheBarFirst() {
         for columns in [20, 30, 40, 50, 80, 120] {
-            let line = RankCommand.Progress.line(keyword: "방충망 자석 현관", scanned: 300, total: 1000, columns: columns)
+            let line = ProgressBar.line(keyword: "방충망 자석 현관", scanned: 300, total: 1000, columns: columns)
             XCTAssertTrue(line.hasSuffix("300/1,000"), "\(columns): \(line)")
             XCTAssertLessThanOrEqual(DisplayWidth.of(line), columns - 1, "\(columns): \(line)")
         }
-        XCTAssertTrue(RankCommand.Progress.line(keyword: "방충망", scanned: 0, total: 1000, columns: 80).contains(String(repeating: "░", count: 24)))
-        let narrow = RankCommand.Progress.line(keyword: "방충망", scanned: 500, total: 1000, columns: 36)
+        XCTAssertTrue(ProgressBar.line(keyword: "방충망", scanned: 0, total: 1000, columns: 80).contains(String(repeating: "░", count: 24)))
+        let narrow = ProgressBar.line(keyword: "방충망", scanned: 500, total: 1000, columns: 36)
         XCTAssertTrue(narrow.hasPrefix("scanning 방충망 █"), "the keyword stays while the bar can shrink: \(narrow)")
-        let tight = RankCommand.Progress.line(keyword: "방충망 자석 현관 베란다", scanned: 500, total: 1000, columns: 30)
+        let tight = ProgressBar.line(keyword: "방충망 자석 현관 베란다", scanned: 500, total: 1000, columns: 30)
         XCTAssertFalse(tight.contains("█") || tight.contains("░"), "no room for a bar: \(tight)")
         XCTAssertTrue(tight.hasPrefix("scanning 방충"), tight)
     }

@@ -151,7 +151,7 @@ final class HostileInputTests: XCTestCase {
 
     func testRankPagesForEveryDepthStayWithinTheContract() {
         for depth in [1, 2, 99, 100, 101, 999, 1000, 1001, 1099] {
-            for page in RankCommand.pages(depth: depth) {
+            for page in RankScan.pages(depth: depth) {
                 XCTAssertTrue((1...SearchRequest.maxStart).contains(page.start))
                 XCTAssertTrue((1...SearchRequest.maxDisplay).contains(page.display))
             }

@@ -51,7 +51,7 @@ final class ReviewFixTests: XCTestCase {
     }
 
     func testRankMatchingIgnoresEverySpace() {
-        XCTAssertEqual(RankCommand.normalize(" 다 샵 "), RankCommand.normalize("다샵"))
-        XCTAssertEqual(RankCommand.normalize("자석 방충망\tDIY"), "자석방충망diy")
+        XCTAssertEqual(RankQuery.normalize(" 다 샵 "), RankQuery.normalize("다샵"))
+        XCTAssertEqual(RankQuery.normalize("자석 방충망\tDIY"), "자석방충망diy")
     }
 }

@@ -103,13 +103,6 @@ public struct ParsedArguments: Sendable, Equatable {
 
     public init() {}
 
-    // The old way, by name, for the commands not yet converted to `Option` declarations.
-    // A typo here is a silent nil; new code reads through an `Option`.
-    public func value(_ name: String) -> String? { checkDeclared(name); return values[name]?.last }
-    public func all(_ name: String) -> [String] { checkDeclared(name); return values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { checkDeclared(name); return flags.contains(name) }
-    public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
-
     public var wantsHelp: Bool { self[GlobalOptions.help] }
     public var verbose: Bool { self[GlobalOptions.verbose] }
 
@@ -191,7 +184,7 @@ public enum ArgumentParser {
 
     static func unknownOption(_ text: String, spec: CommandSpec, commandPath: String) -> UsageError {
         let candidates = spec.options.map { "--\($0.name)" }
-        if let suggestion = Echo.closest(to: text, among: candidates) {
+        if let suggestion = Suggest.closest(to: text, among: candidates) {
             return UsageError("unknown option '\(Echo.value(text))' for 'shopy \(commandPath)'", hint: "did you mean '\(suggestion)'?")
         }
         return UsageError("unknown option '\(Echo.value(text))' for 'shopy \(commandPath)'", hint: "see 'shopy help \(commandPath)'")
@@ -201,7 +194,7 @@ public enum ArgumentParser {
     public static func choice<T: RawRepresentable>(_ value: String, option: String, as type: T.Type, allowed: [T]) throws(UsageError) -> T where T.RawValue == String {
         if let found = allowed.first(where: { $0.rawValue == value.lowercased() }) { return found }
         let names = allowed.map(\.rawValue)
-        let hint = Echo.closest(to: value, among: names).map { "did you mean '\($0)'?" }
+        let hint = Suggest.closest(to: value, among: names).map { "did you mean '\($0)'?" }
         throw UsageError("invalid --\(option) '\(Echo.value(value))'; valid values: \(names.joined(separator: ", "))", hint: hint)
     }
 

@@ -19,7 +19,7 @@ enum CommandTree {
     static func unknownSubcommand(_ type: any Command.Type, path: String, parsed: ParsedArguments) -> UsageError? {
         guard !type.subcommands.isEmpty, type.spec.arguments.isEmpty, let first = parsed.positionals.first else { return nil }
         let names = type.subcommands.map { $0.spec.name }
-        let hint = Echo.closest(to: first, among: names).map { "did you mean 'shopy \(path) \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
+        let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy \(path) \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
         return UsageError("unknown subcommand '\(path) \(Echo.value(first))'", hint: hint)
     }
 
@@ -34,7 +34,7 @@ enum CommandTree {
             guard let spec = level.first(where: { $0.name == name }) else {
                 let what = path.isEmpty ? "command" : "subcommand"
                 let shown = (path + [Echo.value(name)]).joined(separator: " ")
-                let hint = Echo.closest(to: name, among: level.map(\.name) + (path.isEmpty ? topics : [])).map { "did you mean '\((path + [$0]).joined(separator: " "))'?" }
+                let hint = Suggest.closest(to: name, among: level.map(\.name) + (path.isEmpty ? topics : [])).map { "did you mean '\((path + [$0]).joined(separator: " "))'?" }
                     ?? (path.isEmpty ? "see 'shopy --help' for the commands" : "subcommands of '\(path.joined(separator: " "))': \(level.map(\.name).joined(separator: ", "))")
                 return .failure(UsageError("no help for unknown \(what) '\(shown)'", hint: level.isEmpty ? "'shopy \(path.joined(separator: " "))' has no subcommands" : hint))
             }

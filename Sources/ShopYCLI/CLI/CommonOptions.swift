@@ -23,21 +23,10 @@ public enum SharedOptions {
     /// For commands that send several requests (rank, popular): the deadline is each request's.
     public static let requestTimeout = timeout.withHelp(
         "Give up a request after this many seconds, retries included, counted from when the rate limiter lets it go (default 10).")
-}
 
-/// The old way, by name, for the commands whose options are not converted yet: the same
-/// declarations as `SharedOptions`, as specs and reading functions.
-public enum CommonOptions {
-    public static let format = SharedOptions.listingFormats.format.spec
-    public static let json = SharedOptions.listingFormats.json!.spec
-    public static let source = SharedOptions.source.spec
-    public static let timeout = SharedOptions.timeout.spec
-    public static let requestTimeout = SharedOptions.requestTimeout.spec
-
-    /// `--format` / `--json`, or nil for the default.
-    public static func format(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat? { try SharedOptions.listingFormats.read(parsed) }
-    public static func source(_ parsed: ParsedArguments) throws(UsageError) -> SourceKind? { try SharedOptions.source.read(parsed) }
-    public static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Double { try SharedOptions.timeout.read(parsed) }
+    /// `--rate N`: requests a second, for the commands that pace several requests (rank, likes refresh).
+    public static let rate = Option.value("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8).",
+                                          type: .decimal(RateLimiter.rates, unit: "requests a second"), default: 8)
 }
 
 /// `--format F` and `--json` (when json is accepted), for a command that accepts `formats`.

@@ -11,12 +11,3 @@ enum Echo {
         return DisplayWidth.truncate(Sanitizer.clean(head), toWidth: width)
     }
 }
-
-extension Echo {
-    /// The valid word nearest to what the user typed, for did-you-mean; none for a text far
-    /// longer than any word (a 100,000-byte argument would cost seconds of edit distance).
-    static func closest(to text: String, among candidates: [String]) -> String? {
-        guard text.utf8.count <= 256 else { return nil }
-        return Suggest.closest(to: text, among: candidates)
-    }
-}

@@ -201,16 +201,6 @@ public struct IO: Sendable {
         case .auto: return terminal && environment["TERM"] != "dumb"
         }
     }
-
-    /// A notice on stderr (`shopy: searching the offline catalog …`), unless quiet.
-    public func notice(_ text: String) {
-        if !quiet { stderr.line(text) }
-    }
-
-    /// A notice with foreign parts (cleaned by TerminalText).
-    public func notice(_ text: TerminalText) {
-        if !quiet { stderr.line(text) }
-    }
 }
 
 public enum Terminal {

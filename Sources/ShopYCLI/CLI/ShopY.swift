@@ -87,11 +87,11 @@ public enum ShopY {
         }
         guard let top = commands.first(where: { $0.spec.name == first }) else {
             let error: UsageError
-            if first.hasPrefix("-"), let near = Echo.closest(to: first, among: ["--version", "--help"]) {
+            if first.hasPrefix("-"), let near = Suggest.closest(to: first, among: ["--version", "--help"]) {
                 error = UsageError("unknown option '\(Echo.value(first))'", hint: "did you mean '\(near)'?")
             } else if first.hasPrefix("-") {
                 error = UsageError("unknown option '\(Echo.value(first))'", hint: "options come after the command; see 'shopy --help'")
-            } else if let near = Echo.closest(to: first, among: specs.map(\.name) + ["help"]) {
+            } else if let near = Suggest.closest(to: first, among: specs.map(\.name) + ["help"]) {
                 error = UsageError("unknown command '\(Echo.value(first))'", hint: "did you mean '\(near)'?")
             } else {
                 error = UsageError("unknown command '\(Echo.value(first))'", hint: "see 'shopy --help' for the commands")

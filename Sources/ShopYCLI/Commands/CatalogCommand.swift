@@ -12,7 +12,7 @@ public struct CatalogCommand: Command {
         name: "catalog",
         abstract: "Show the offline catalog; import, export, remove or clear local items.",
         discussion: "Searches on the catalog source cover the embedded items and the local catalog in SHOPY_HOME (catalog.json with its index catalog.index). 'shopy config set catalog.record on' adds what the naver source lists.",
-        options: [CommonOptions.json],
+        options: [json.spec],
         examples: ["shopy catalog", "shopy catalog import saved-answers.json more.csv", "curl … | shopy catalog import -",
                    "shopy catalog export catalog-backup.json", "shopy catalog remove 11124150101", "shopy catalog clear --yes"])
 
@@ -20,15 +20,13 @@ public struct CatalogCommand: Command {
         [CatalogImportCommand.self, CatalogExportCommand.self, CatalogRemoveCommand.self, CatalogClearCommand.self]
     }
 
+    /// The summary as JSON (catalog has no other format, so no --format).
+    static let json = Option.flag("json", help: "Print the summary as JSON.")
+
     public var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        if let first = parsed.positionals.first {
-            let names = Self.subcommands.map { $0.spec.name }
-            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy catalog \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
-            throw UsageError("unknown subcommand 'catalog \(Sanitizer.clean(first))'", hint: hint)
-        }
-        json = parsed.flag("json")
+        json = parsed[Self.json]
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -66,7 +64,7 @@ public struct CatalogImportCommand: Command {
             }
         }
         let report = try CatalogSupport.service(context).importItems(inputs)
-        CatalogPresenter.imported(report, io: context.io)
+        CatalogPresenter.imported(report, context: context)
         return report.failures.isEmpty ? .ok : .dataError
     }
 }
@@ -77,8 +75,10 @@ public struct CatalogExportCommand: Command {
         name: "export",
         abstract: "Write the local catalog as JSON to FILE, or to stdout (importable, and accepted by shopy-emulator --items).",
         arguments: [ArgumentSpec("file", help: "Where to write (replaced atomically, mode 0600). Default or '-': stdout.", optional: true)],
-        options: [OptionSpec("force", help: "Replace FILE when it exists and is not empty.")],
+        options: [force.spec],
         examples: ["shopy catalog export > catalog.json", "shopy catalog export backup.json --force"])
+
+    static let force = Option.flag("force", help: "Replace FILE when it exists and is not empty.")
 
     public var file: String?
     public var force: Bool
@@ -86,7 +86,7 @@ public struct CatalogExportCommand: Command {
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count <= 1 else { throw UsageError("catalog export takes one FILE at most") }
         file = parsed.positionals.first.flatMap { $0 == "-" ? nil : $0 }
-        force = parsed.flag("force")
+        force = parsed[Self.force]
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -101,7 +101,7 @@ public struct CatalogExportCommand: Command {
             throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy catalog export \(Sanitizer.clean(file)) --force replaces it")
         }
         try FileIO.writeExport(bytes, to: path)
-        context.io.notice("shopy: exported \(Money.grouped(count)) item\(count == 1 ? "" : "s") to \(Sanitizer.clean(file))")
+        context.diagnostics.notice("exported \(Money.grouped(count)) item\(count == 1 ? "" : "s") to \(file)")
         return .ok
     }
 }
@@ -137,14 +137,16 @@ public struct CatalogClearCommand: Command {
     public static let spec = CommandSpec(
         name: "clear",
         abstract: "Remove every local item, after writing a backup file.",
-        options: [OptionSpec("yes", help: "Confirm. Without it nothing is removed.")],
+        options: [yes.spec],
         examples: ["shopy catalog clear --yes"])
+
+    static let yes = Option.flag("yes", help: "Confirm. Without it nothing is removed.")
 
     public var confirmed: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else { throw UsageError("catalog clear takes no arguments") }
-        guard parsed.flag("yes") else { throw UsageError("clearing the local catalog needs --yes", hint: "shopy catalog clear --yes (a backup file is written first)") }
+        guard parsed[Self.yes] else { throw UsageError("clearing the local catalog needs --yes", hint: "shopy catalog clear --yes (a backup file is written first)") }
         confirmed = true
     }
 

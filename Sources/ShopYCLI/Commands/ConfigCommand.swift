@@ -115,7 +115,7 @@ public struct ConfigSetCommand: Command {
             config[key.name] = value
             settings.config = config
         }
-        context.io.notice("shopy: config \(key.name) = \(value)")
+        context.diagnostics.notice("config \(key.name) = \(value)")
         ConfigUnsetCommand.warnIfOverridden(key, context: context)
         return .ok
     }
@@ -142,7 +142,7 @@ public struct ConfigUnsetCommand: Command {
             settings.config = config
             return true
         }
-        context.io.notice(removed ? "shopy: config \(key.name) unset (default: \(key.builtIn))" : "shopy: config \(key.name) was not set")
+        context.diagnostics.notice(removed ? "config \(key.name) unset (default: \(key.builtIn))" : "config \(key.name) was not set")
         Self.warnIfOverridden(key, context: context)
         return .ok
     }

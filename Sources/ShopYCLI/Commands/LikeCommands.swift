@@ -37,14 +37,21 @@ enum LikeSupport {
     }
 
     static let targetsArgument = ArgumentSpec("row-or-id", help: "A row number printed by the last search, popular or rank listing (e.g. 3, or 2.5 in popular), or a productId.", variadic: true)
-    static let idOption = OptionSpec("id", help: "Treat every argument as a productId, even a short number.")
+    /// `--id`, declared once for like, unlike, open, copy, likes refresh and likes alert (each
+    /// with its own help words).
+    static let id = Option.flag("id", help: "Treat every argument as a productId, even a short number.")
 
-    static func targets(_ parsed: ParsedArguments, verb: String) throws(UsageError) -> [LikeTarget] {
+    static func targets(_ parsed: ParsedArguments, verb: String, id: Option<Bool> = LikeSupport.id) throws(UsageError) -> [LikeTarget] {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("\(verb) needs at least one row number or productId", hint: "e.g. shopy \(verb) 3")
         }
+        return try parse(parsed.positionals, forceID: parsed[id])
+    }
+
+    /// Each text as a target (see `LikeTarget.parse`).
+    static func parse(_ texts: [String], forceID: Bool) throws(UsageError) -> [LikeTarget] {
         var targets: [LikeTarget] = []
-        for text in parsed.positionals { targets.append(try LikeTarget.parse(text, forceID: parsed.flag("id"))) }
+        for text in texts { targets.append(try LikeTarget.parse(text, forceID: forceID)) }
         return targets
     }
 }
@@ -56,7 +63,7 @@ public struct LikeCommand: ResultCommand {
         abstract: "Like products by row number or productId.",
         discussion: "A like keeps the whole item (title, price, mall, brand, maker, categories, link, image) with the time and the price when liked, so likes work offline. Liking a liked product changes nothing.",
         arguments: [LikeSupport.targetsArgument],
-        options: [LikeSupport.idOption],
+        options: [LikeSupport.id.spec],
         examples: ["shopy search 방충망 && shopy like 1 3", "shopy like --id 80285861246"])
 
     public var targets: [LikeTarget]
@@ -79,7 +86,7 @@ public struct UnlikeCommand: ResultCommand {
         abstract: "Remove likes by row number or productId.",
         discussion: "Unliking a product that is not liked changes nothing.",
         arguments: [LikeSupport.targetsArgument],
-        options: [LikeSupport.idOption],
+        options: [LikeSupport.id.spec],
         examples: ["shopy unlike 3", "shopy unlike --id 80285861246", "shopy likes --format tsv | cut -f2 | xargs shopy unlike --id"])
 
     public var targets: [LikeTarget]

@@ -8,18 +8,24 @@ public struct LikesAlertCommand: ResultCommand {
         abstract: "Set or remove the price alert of a like.",
         discussion: "--below fires when a refresh sees the price at or below PRICE; --drop when it is PERCENT or more under the liked price. An alert fires once per crossing: again only after a refresh has seen the price back above its line. 'shopy likes refresh' lists the alerts that fired.",
         arguments: [ArgumentSpec("target", help: "A row of the last listing or the productId of a like.")],
-        options: [
-            OptionSpec("id", help: "Take the argument as a productId."),
-            OptionSpec("below", value: "price", help: "Alert at or below this price (won, more than 0)."),
-            OptionSpec("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%)."),
-            OptionSpec("off", help: "Remove the alert."),
-        ],
+        options: [id.spec, below.spec, drop.spec, off.spec],
         examples: ["shopy likes alert 88159546540 --below 12000", "shopy likes alert 3 --drop 10", "shopy likes alert 88159546540 --off"])
 
     public enum Change: Equatable, Sendable {
         case set(PriceAlert.Rule)
         case off
     }
+
+    static let id = LikeSupport.id.withHelp("Take the argument as a productId.")
+    static let below = Option.optional("below", value: "price", help: "Alert at or below this price (won, more than 0).",
+                                       type: ValueType<Int> { text, option throws(UsageError) in
+                                           try ArgumentParser.integer(Self.digits(text), option: option, in: 1...Int(Int32.max))
+                                       })
+    static let drop = Option.optional("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%).",
+                                      type: ValueType<Int> { text, option throws(UsageError) in
+                                          try ArgumentParser.integer(Self.digits(text, percent: true), option: option, in: 1...99)
+                                      })
+    static let off = Option.flag("off", help: "Remove the alert.")
 
     public var target: LikeTarget
     public var change: Change
@@ -28,13 +34,13 @@ public struct LikesAlertCommand: ResultCommand {
         guard parsed.positionals.count == 1 else {
             throw UsageError("likes alert needs one ROW or ID", hint: "e.g. shopy likes alert 88159546540 --drop 10")
         }
-        target = try LikeTarget.parse(parsed.positionals[0], forceID: parsed.flag("id"))
-        let given = [parsed.value("below") != nil, parsed.value("drop") != nil, parsed.flag("off")].filter { $0 }.count
+        target = try LikeTarget.parse(parsed.positionals[0], forceID: parsed[Self.id])
+        let given = [Self.below.isGiven(parsed), Self.drop.isGiven(parsed), parsed[Self.off]].filter { $0 }.count
         guard given == 1 else { throw UsageError("give one of --below PRICE, --drop PERCENT or --off") }
-        if let text = parsed.value("below") {
-            change = .set(.below(try ArgumentParser.integer(Self.digits(text), option: "below", in: 1...Int(Int32.max))))
-        } else if let text = parsed.value("drop") {
-            change = .set(.drop(percent: try ArgumentParser.integer(Self.digits(text, percent: true), option: "drop", in: 1...99)))
+        if let price = try Self.below.read(parsed) {
+            change = .set(.below(price))
+        } else if let percent = try Self.drop.read(parsed) {
+            change = .set(.drop(percent: percent))
         } else {
             change = .off
         }
@@ -88,14 +94,17 @@ public struct LikesAlertsCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "alerts",
         abstract: "List the price alerts of likes.",
-        options: [CommonOptions.format, CommonOptions.json],
+        options: formats.specs,
         examples: ["shopy likes alerts", "shopy likes alerts --json"])
+
+    /// The alerts are lines (table) or one JSON document.
+    static let formats = FormatOptions(accepting: [OutputFormat.table, .json], notes: [.table: "default"])
 
     public var format: OutputFormat?
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else { throw UsageError("likes alerts takes no arguments") }
-        format = try CommonOptions.format(parsed)
+        format = try Self.formats.read(parsed)
     }
 
     /// A like with an alert, and its price record.

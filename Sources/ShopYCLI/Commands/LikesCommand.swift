@@ -16,15 +16,20 @@ public struct LikesCommand: ResultCommand {
         name: "likes",
         abstract: "List liked products; export, import or clear them.",
         discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
-        options: [
-            OptionSpec("sort", value: "order", help: "recent (default: newest like first), price (lowest first), title, or change (largest drop since liked first).",
-                       choices: Sort.allCases.map(\.rawValue) + ["change"]),
-            OptionSpec("drops", help: "Only likes whose latest price is below the liked price."),
-            OptionSpec("history", help: "JSON: add each like's price history (\"history\": [{\"at\", \"price\"}])."),
-            CommonOptions.format, CommonOptions.json,
-        ],
+        options: [sort.spec, drops.spec, history.spec] + formats.specs,
         examples: ["shopy likes", "shopy likes --drops --sort change", "shopy likes refresh", "shopy likes alert 88159546540 --drop 10", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
                    "shopy likes import likes-backup.json", "shopy likes clear --yes"])
+
+    /// How `--sort` orders the likes: a stored order, or by the change since liked.
+    public enum Order: String, CaseIterable, Sendable {
+        case recent, price, title, change
+    }
+
+    static let sort = Option.value("sort", value: "order", help: "recent (default: newest like first), price (lowest first), title, or change (largest drop since liked first).",
+                                   type: ValueType<Order>.choice(), default: .recent)
+    static let drops = Option.flag("drops", help: "Only likes whose latest price is below the liked price.")
+    static let history = Option.flag("history", help: "JSON: add each like's price history (\"history\": [{\"at\", \"price\"}]).")
+    static let formats = SharedOptions.listingFormats
 
     public static var subcommands: [any Command.Type] { [LikesExportCommand.self, LikesImportCommand.self, LikesClearCommand.self,
                                                      LikesRefreshCommand.self, LikesAlertCommand.self, LikesAlertsCommand.self] }
@@ -37,18 +42,12 @@ public struct LikesCommand: ResultCommand {
     public var byChange = false
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        drops = parsed.flag("drops")
-        history = parsed.flag("history")
-        if let first = parsed.positionals.first {
-            let names = Self.subcommands.map { $0.spec.name }
-            let hint = Suggest.closest(to: first, among: names).map { "did you mean 'shopy likes \($0)'?" } ?? "subcommands: \(names.joined(separator: ", "))"
-            throw UsageError("unknown subcommand 'likes \(Sanitizer.clean(first))'", hint: hint)
-        }
-        byChange = parsed.value("sort") == "change"
-        sort = byChange ? .recent : try parsed.value("sort").map { v throws(UsageError) in
-            try ArgumentParser.choice(v, option: "sort", as: Sort.self, allowed: Sort.allCases)
-        } ?? .recent
-        format = try CommonOptions.format(parsed)
+        drops = parsed[Self.drops]
+        history = parsed[Self.history]
+        let order = try Self.sort.read(parsed)
+        byChange = order == .change
+        sort = Sort(rawValue: order.rawValue) ?? .recent
+        format = try Self.formats.read(parsed)
     }
 
     /// The likes as `likes` lists them.
@@ -153,8 +152,10 @@ public struct LikesExportCommand: ResultCommand {
         name: "export",
         abstract: "Write the likes as JSON to FILE, or to stdout.",
         arguments: [ArgumentSpec("file", help: "Where to write (replaced atomically, mode 0600). Default or '-': stdout.", optional: true)],
-        options: [OptionSpec("force", help: "Replace FILE when it exists and is not empty; without it nothing is written.")],
+        options: [force.spec],
         examples: ["shopy likes export > likes.json", "shopy likes export ~/likes-2026-11.json", "shopy likes export likes.json --force"])
+
+    static let force = Option.flag("force", help: "Replace FILE when it exists and is not empty; without it nothing is written.")
 
     public var file: String?
     public var force: Bool
@@ -162,7 +163,7 @@ public struct LikesExportCommand: ResultCommand {
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count <= 1 else { throw UsageError("likes export takes one FILE at most") }
         file = parsed.positionals.first.flatMap { $0 == "-" ? nil : $0 }
-        force = parsed.flag("force")
+        force = parsed[Self.force]
     }
 
     /// What `likes export` made: the document for stdout, or the file it wrote.
@@ -261,14 +262,16 @@ public struct LikesClearCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "clear",
         abstract: "Remove every like, after writing a backup file.",
-        options: [OptionSpec("yes", help: "Confirm. Without it nothing is removed.")],
+        options: [yes.spec],
         examples: ["shopy likes clear --yes"])
+
+    static let yes = Option.flag("yes", help: "Confirm. Without it nothing is removed.")
 
     public var confirmed: Bool
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else { throw UsageError("likes clear takes no arguments") }
-        confirmed = parsed.flag("yes")
+        confirmed = parsed[Self.yes]
     }
 
     /// Likes removed and the backup written first (nil when there were none).

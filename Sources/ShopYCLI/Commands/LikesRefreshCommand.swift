@@ -8,16 +8,19 @@ public struct LikesRefreshCommand: ResultCommand {
         abstract: "Find liked products again at the source and record their current prices.",
         discussion: "Each like is searched for by its cleaned title's first words (relevance order) down to --depth results, until its productId turns up. Per like: same, down, up (against the last known price, else the liked price), gone (not found within the depth) or error. Exit 0 unless some like got error, then that error's code. Ends with the alerts that fired ('shopy likes alert'). On the offline catalog prices never change: all are same.",
         arguments: [ArgumentSpec("target", help: "Rows of the last listing or productIds of likes (default: every like).", variadic: true, optional: true)],
-        options: [
-            OptionSpec("id", help: "Take every argument as a productId."),
-            OptionSpec("depth", value: "n", help: "Search this many results a like, 1 to \(SearchRequest.maxRank) (default 100)."),
-            OptionSpec("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8)."),
-            OptionSpec("notify", help: "Also send a desktop notification per fired alert (notify-send)."),
-            OptionSpec("exec", value: "command", help: "Run this command per fired alert, the like as JSON on its stdin (split into words without a shell)."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
-        ],
+        options: [id.spec, depth.spec, rate.spec, notify.spec, exec.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy likes refresh", "shopy likes refresh 88159546540 --depth 300", "shopy likes refresh --json",
                    "shopy likes refresh --notify", "shopy likes refresh --exec 'mail -s price-drop me@example.com'"])
+
+    static let id = LikeSupport.id.withHelp("Take every argument as a productId.")
+    static let depth = Option.value("depth", value: "n", help: "Search this many results a like, 1 to \(SearchRequest.maxRank) (default 100).",
+                                    type: .integer(1...SearchRequest.maxRank), default: 100)
+    static let rate = SharedOptions.rate
+    static let notify = Option.flag("notify", help: "Also send a desktop notification per fired alert (notify-send).")
+    static let exec = Option.optional("exec", value: "command", help: "Run this command per fired alert, the like as JSON on its stdin (split into words without a shell).",
+                                      type: ValueType<[String]> { text, _ throws(UsageError) in try LikeSelection.argv(text) })
+    /// The report is lines (table) or one JSON document (json, or jsonl: one line).
+    static let formats = FormatOptions(accepting: [OutputFormat.table, .json, .jsonl], notes: [.table: "default"])
 
     public var targets: [LikeTarget]
     public var depth: Int
@@ -29,19 +32,14 @@ public struct LikesRefreshCommand: ResultCommand {
     public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        let forceID = parsed.flag("id")
-        var targets: [LikeTarget] = []
-        for text in parsed.positionals { targets.append(try LikeTarget.parse(text, forceID: forceID)) }
-        self.targets = targets
-        depth = try parsed.value("depth").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "depth", in: 1...SearchRequest.maxRank) } ?? 100
-        rate = try parsed.value("rate").map { v throws(UsageError) in
-            try ArgumentParser.decimal(v, option: "rate", in: RateLimiter.rates, unit: "requests a second")
-        } ?? 8
-        notify = parsed.flag("notify")
-        exec = try parsed.value("exec").map { v throws(UsageError) in try LikeSelection.argv(v) }
-        format = try CommonOptions.format(parsed)
-        source = try CommonOptions.source(parsed)
-        timeout = try CommonOptions.timeout(parsed)
+        targets = try LikeSupport.parse(parsed.positionals, forceID: parsed[Self.id])
+        depth = try Self.depth.read(parsed)
+        rate = try Self.rate.read(parsed)
+        notify = parsed[Self.notify]
+        exec = try Self.exec.read(parsed)
+        format = try Self.formats.read(parsed)
+        source = try SharedOptions.source.read(parsed)
+        timeout = try SharedOptions.requestTimeout.read(parsed)
     }
 
     /// What a refresh found, and the alerts that fired.

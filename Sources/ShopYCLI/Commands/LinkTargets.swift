@@ -4,7 +4,7 @@ import ShopYCore
 /// like, of the last listing or of the offline catalog. Everything is found before anything runs.
 enum LinkTargets {
     static let argument = ArgumentSpec("row", help: "A row number of the last search, popular or rank listing (e.g. 3, or 2.5 in popular), or a productId with --id.", variadic: true)
-    static let idOption = OptionSpec("id", help: "Treat every argument as a productId: a like's first, else the last listing's or the catalog's.")
+    static let id = LikeSupport.id.withHelp("Treat every argument as a productId: a like's first, else the last listing's or the catalog's.")
 
     static func resolve(_ targets: [LikeTarget], context: Context) throws -> [Product] {
         let store = LikeSupport.store(context)
@@ -52,13 +52,13 @@ public struct OpenCommand: ResultCommand {
         abstract: "Open rows' links in the browser.",
         discussion: "Tries each $BROWSER entry (colon-separated commands, each split into words without a shell, with '…', \"…\" and \\ honoured; %s stands for the link, %% for a percent sign; without %s the link goes last), then the platform's opener: open on macOS, wslview on WSL, xdg-open where DISPLAY or WAYLAND_DISPLAY is set. Only http and https links are opened, each passed as one argument and never through a shell. With no opener the link is printed on stdout, and shopy says so.",
         arguments: [LinkTargets.argument],
-        options: [LinkTargets.idOption],
+        options: [LinkTargets.id.spec],
         examples: ["shopy search 방충망 && shopy open 1", "shopy open 1 3", "shopy open --id 80285861246", "BROWSER=w3m shopy open 2"])
 
     public var targets: [LikeTarget]
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        targets = try LikeSupport.targets(parsed, verb: "open")
+        targets = try LikeSupport.targets(parsed, verb: "open", id: LinkTargets.id)
     }
 
     /// Each link, checked, and the opener that took it (nil: none did).
@@ -78,13 +78,13 @@ public struct CopyCommand: ResultCommand {
         abstract: "Copy a row's link to the clipboard.",
         discussion: "Uses wl-copy (Wayland), xclip or xsel (X11) or pbcopy (macOS), the link on their stdin; without them, on a terminal, the OSC 52 escape asks the terminal to set its clipboard (tmux needs 'set -g set-clipboard on'). shopy says which was used. Without any, the link is printed on stdout and the exit status is 69.",
         arguments: [ArgumentSpec("row", help: "A row number of the last search, popular or rank listing, or a productId with --id.")],
-        options: [LinkTargets.idOption],
+        options: [LinkTargets.id.spec],
         examples: ["shopy search 방충망 && shopy copy 1", "shopy copy --id 80285861246"])
 
     public var target: LikeTarget
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        let targets = try LikeSupport.targets(parsed, verb: "copy")
+        let targets = try LikeSupport.targets(parsed, verb: "copy", id: LinkTargets.id)
         guard targets.count == 1 else { throw UsageError("copy takes one row", hint: "to open several, use shopy open \(parsed.positionals.joined(separator: " "))") }
         target = targets[0]
     }

@@ -10,15 +10,21 @@ public struct PopularCommand: ResultCommand {
         name: "popular",
         abstract: "Show the popular rankings: a few keywords, each ranked by relevance.",
         discussion: "Sections are fetched concurrently; a section that fails shows its error in place and the others still print (the exit code is non-zero only when every section failed). Rows are numbered SECTION.RANK (2.3 is the third item of the second section): 'shopy like 2.3' likes it. Default sections: \(naverSections.joined(separator: ", ")) on Naver, \(catalogSections.joined(separator: ", ")) on the offline catalog, unless saved with --save.",
-        options: [
-            OptionSpec("section", short: "s", value: "keyword", help: "A section's keyword; repeat for several. Default: the saved sections, else the built-in ones.", repeatable: true),
-            OptionSpec("size", value: "n", help: "Items a section, 1 to 100 (default 10)."),
-            OptionSpec("save", help: "Save the --section keywords as the default sections."),
-            OptionSpec("reset", help: "Forget saved sections and use the built-in ones again."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
-        ],
+        options: [section.spec, size.spec, save.spec, reset.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy popular", "shopy popular --section 고양이 --section 강아지 --size 5",
                    "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'"])
+
+    static let section = Option.list("section", short: "s", value: "keyword",
+                                     help: "A section's keyword; repeat for several. Default: the saved sections, else the built-in ones.",
+                                     type: .string { text, option throws(UsageError) in
+                                         let trimmed = text.trimmingASCIIWhitespace()
+                                         guard !trimmed.split(whereSeparator: { $0.isWhitespace }).isEmpty else { throw UsageError("a --\(option) keyword is empty") }
+                                         try QueryLimit.check(trimmed, what: "a --\(option) keyword")
+                                     })
+    static let size = Option.value("size", value: "n", help: "Items a section, 1 to 100 (default 10).", type: .integer(1...SearchRequest.maxDisplay), default: 10)
+    static let save = Option.flag("save", help: "Save the --section keywords as the default sections.")
+    static let reset = Option.flag("reset", help: "Forget saved sections and use the built-in ones again.")
+    static let formats = SharedOptions.listingFormats
 
     public var sections: [String]
     public var size: Int
@@ -34,20 +40,18 @@ public struct PopularCommand: ResultCommand {
         }
         var seen = Set<String>()
         sections = []
-        for keyword in parsed.all("section") {
+        for keyword in try Self.section.read(parsed) {
             let trimmed = keyword.trimmingASCIIWhitespace()
-            guard !trimmed.split(whereSeparator: { $0.isWhitespace }).isEmpty else { throw UsageError("a --section keyword is empty") }
-            try QueryLimit.check(trimmed, what: "a --section keyword")
             if seen.insert(trimmed).inserted { sections.append(trimmed) }
         }
-        size = try parsed.value("size").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "size", in: 1...SearchRequest.maxDisplay) } ?? 10
-        save = parsed.flag("save")
-        reset = parsed.flag("reset")
+        size = try Self.size.read(parsed)
+        save = parsed[Self.save]
+        reset = parsed[Self.reset]
         if save && sections.isEmpty { throw UsageError("--save needs the sections to save", hint: "e.g. shopy popular --section 신발 --section 옷 --save") }
         if save && reset { throw UsageError("--save and --reset disagree; give one of them") }
-        format = try CommonOptions.format(parsed)
-        source = try CommonOptions.source(parsed)
-        timeout = try CommonOptions.timeout(parsed)
+        format = try Self.formats.read(parsed)
+        source = try SharedOptions.source.read(parsed)
+        timeout = try SharedOptions.requestTimeout.read(parsed)
     }
 
     /// The sections as listed: each section's outcome and its rows (`SECTION.RANK`).

@@ -8,17 +8,28 @@ public struct RankCommand: ResultCommand {
         abstract: "Find where a product or a store ranks for a keyword (relevance order).",
         discussion: "Scans the relevance-ordered results 100 at a time (start=1, 101, …, 901, then start=1000 for ranks 1,001–1,099) down to --depth, several pages at once but never faster than --rate requests a second. It stops as soon as the first match is certain, unless --all asks for every match. Every matcher given must hold: --product compares productIds, --mall whole mall names, --title a part of the cleaned title (case and spacing ignored). The web page and position are those of Naver's 40-per-page listing.",
         arguments: [ArgumentSpec("keyword", help: "The search keyword to rank for.", variadic: true)],
-        options: [
-            OptionSpec("product", value: "id", help: "Match this productId."),
-            OptionSpec("mall", value: "name", help: "Match this mall (store) name, whole."),
-            OptionSpec("title", value: "text", help: "Match titles containing this text."),
-            OptionSpec("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1,000)."),
-            OptionSpec("all", help: "List every match within the depth, not only the first."),
-            OptionSpec("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8; the API throttles at about 10)."),
-            CommonOptions.format, CommonOptions.json, CommonOptions.source, CommonOptions.requestTimeout,
-        ],
+        options: [product.spec, mall.spec, title.spec, depth.spec, all.spec, rate.spec] + formats.specs
+            + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy rank 방충망 --mall 다샵", "shopy rank 고양이 --product 88159546540 --json",
                    "shopy rank 세제 --mall 티에스shop --title 세탁세제 --all --depth 500", "shopy rank 방충망 --title 자석 --mall 다샵"])
+
+    /// A matcher's text, trimmed; an empty one is refused.
+    static func matcher(_ name: String, value: String, help: String) -> Option<String?> {
+        Option.optional(name, value: value, help: help, type: ValueType<String>(choices: []) { text, option throws(UsageError) in
+            let trimmed = text.trimmingASCIIWhitespace()
+            if trimmed.isEmpty { throw UsageError("--\(option) is empty") }
+            return trimmed
+        })
+    }
+
+    static let product = matcher("product", value: "id", help: "Match this productId.")
+    static let mall = matcher("mall", value: "name", help: "Match this mall (store) name, whole.")
+    static let title = matcher("title", value: "text", help: "Match titles containing this text.")
+    static let depth = Option.value("depth", value: "n", help: "Scan this many ranks, 1 to \(SearchRequest.maxRank) (default 1,000).",
+                                    type: .integer(1...SearchRequest.maxRank), default: 1000)
+    static let all = Option.flag("all", help: "List every match within the depth, not only the first.")
+    static let rate = SharedOptions.rate.withHelp("At most this many requests a second, 0.1 to 100 (default 8; the API throttles at about 10).")
+    static let formats = SharedOptions.listingFormats
 
     public var keyword: String
     public var productID: String?
@@ -37,32 +48,22 @@ public struct RankCommand: ResultCommand {
             throw UsageError("rank needs a keyword", hint: "e.g. shopy rank 방충망 --mall 다샵")
         }
         try QueryLimit.check(keyword, what: "the keyword")
-        func nonEmpty(_ name: String) throws(UsageError) -> String? {
-            guard let value = parsed.value(name) else { return nil }
-            let trimmed = value.trimmingASCIIWhitespace()
-            if trimmed.isEmpty { throw UsageError("--\(name) is empty") }
-            return trimmed
-        }
-        productID = try nonEmpty("product")
-        mall = try nonEmpty("mall")
-        title = try nonEmpty("title")
+        productID = try Self.product.read(parsed)
+        mall = try Self.mall.read(parsed)
+        title = try Self.title.read(parsed)
         if productID == nil && mall == nil && title == nil {
             throw UsageError("rank needs something to look for", hint: "give --product ID, --mall NAME and/or --title TEXT")
         }
-        depth = try parsed.value("depth").map { v throws(UsageError) in try ArgumentParser.integer(v, option: "depth", in: 1...SearchRequest.maxRank) } ?? 1000
-        all = parsed.flag("all")
-        rate = try parsed.value("rate").map { v throws(UsageError) in
-            try ArgumentParser.decimal(v, option: "rate", in: RateLimiter.rates, unit: "requests a second")
-        } ?? 8
-        format = try CommonOptions.format(parsed)
-        source = try CommonOptions.source(parsed)
-        timeout = try CommonOptions.timeout(parsed)
+        depth = try Self.depth.read(parsed)
+        all = parsed[Self.all]
+        rate = try Self.rate.read(parsed)
+        format = try Self.formats.read(parsed)
+        source = try SharedOptions.source.read(parsed)
+        timeout = try SharedOptions.requestTimeout.read(parsed)
     }
 
-    /// The pages a scan to `depth` needs: (start, display).
+    /// The pages a scan to `depth` needs: (start, display) (the benchmark plans its scans with it).
     public static func pages(depth: Int) -> [(start: Int, display: Int)] { RankScan.pages(depth: depth) }
-
-    static func normalize(_ text: String) -> String { RankQuery.normalize(text) }
 
     /// What the scan looks for.
     package var query: RankQuery {
@@ -70,8 +71,6 @@ public struct RankCommand: ResultCommand {
     }
 
     public typealias Match = RankScan.Match
-    /// The scan's progress bar (drawn from the scan's events).
-    typealias Progress = ProgressBar
 
     /// The scan's outcome with the liked marks.
     public struct Outcome: Sendable {

@@ -111,7 +111,7 @@ public struct CompletionsCommand: Command {
             // A positional, not an option: no `--shell` in the message.
             let names = Completer.Shell.allCases.map(\.rawValue)
             throw UsageError("unknown shell '\(Echo.value(name))'; shopy has scripts for \(names.joined(separator: ", "))",
-                             hint: Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" })
+                             hint: Suggest.closest(to: name, among: names).map { "did you mean '\($0)'?" })
         }
         self.shell = shell
     }

@@ -22,7 +22,7 @@ public struct ConfigKey: Sendable {
     public func validate(_ value: String, origin: String) throws(UsageError) -> String {
         guard let normal = normalize(value.trimmingASCIIWhitespace()) else {
             throw UsageError("invalid \(origin) '\(Echo.value(value))' for \(name); valid values: \(accepts)",
-                             hint: Echo.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
+                             hint: Suggest.closest(to: value, among: choices).map { "did you mean '\($0)'?" })
         }
         return normal
     }
@@ -30,7 +30,7 @@ public struct ConfigKey: Sendable {
     /// Every key, in the order `config list` shows them.
     public static let all: [ConfigKey] = [
         choice("source", SourceKind.allCases.map(\.rawValue), help: "Where products come from.",
-               commands: ["search", "popular", "rank"], builtIn: "naver with both keys set, else catalog"),
+               commands: ["search", "popular", "rank", "likes refresh"], builtIn: "naver with both keys set, else catalog"),
         ConfigKey(name: "size", help: "Results a page (search) or items a section (popular).", accepts: "a whole number from 1 to \(SearchRequest.maxDisplay)",
                   variable: "SHOPY_SIZE", option: "size", commands: ["search", "popular"], builtIn: "20 (popular: 10)", choices: [],
                   normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
@@ -61,7 +61,7 @@ public struct ConfigKey: Sendable {
 
     public static func named(_ name: String) throws(UsageError) -> ConfigKey {
         if let key = all.first(where: { $0.name == name.lowercased() }) { return key }
-        let hint = Echo.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+        let hint = Suggest.closest(to: name, among: names).map { "did you mean '\($0)'?" }
         throw UsageError("unknown config key '\(Echo.value(name))'; valid keys: \(names.joined(separator: ", "))", hint: hint)
     }
 

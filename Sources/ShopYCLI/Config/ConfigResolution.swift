@@ -94,13 +94,16 @@ public struct ConfigResolution: Sendable {
         let reportsThemselves = ConfigDefaults.reportSettingsThemselves.contains(String(path.split(separator: " ").first ?? ""))
         for entry in entries {
             guard entry.key.applies(to: path), let option = spec.option(named: entry.key.option),
-                  !parsed.has(option.name) else { continue }
+                  !parsed.flags.contains(option.name), parsed.values[option.name] == nil else { continue }
             if option.name == "format" && parsed.flags.contains("json") { continue }
             if let invalid = entry.invalid {
                 if reportsThemselves { continue }
                 throw invalid
             }
             guard let value = entry.value else { continue }
+            // A listing format this command does not have (`format = csv` for `likes alerts`,
+            // which prints a table or JSON) is not its default: it keeps its own.
+            if !option.choices.isEmpty && !option.choices.contains(value) { continue }
             if option.isFlag {
                 if value == "true" { parsed.flags.insert(option.name) }
             } else {

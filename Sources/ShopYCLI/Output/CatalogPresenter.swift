@@ -27,9 +27,10 @@ enum CatalogPresenter {
         }
     }
 
-    static func imported(_ r: CatalogImportReport, io: IO) {
+    static func imported(_ r: CatalogImportReport, context: Context) {
+        let io = context.io
         for failure in r.failures { io.stderr.line("shopy: " + Sanitizer.clean(failure)) }
-        for file in r.files { io.notice("shopy: read \(Money.grouped(file.items)) item\(file.items == 1 ? "" : "s") from \(Sanitizer.clean(file.name)) (\(file.format))") }
+        for file in r.files { context.diagnostics.notice("read \(Money.grouped(file.items)) item\(file.items == 1 ? "" : "s") from \(file.name) (\(file.format))") }
         let shown = 20
         for skip in r.skipped.prefix(shown) {
             io.stderr.line("shopy: skipped \(Sanitizer.clean(skip.place))\(skip.productId.map { " (\(Sanitizer.clean($0)))" } ?? ""): \(Sanitizer.clean(skip.reason))")

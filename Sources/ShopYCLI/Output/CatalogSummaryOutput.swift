@@ -11,7 +11,9 @@ extension NoResultsHelp {
     }
 
     /// On stderr as hints, when stdout is data (tsv, csv, json, jsonl); left out with --quiet.
-    static func hints(_ catalog: Catalog, io: IO) {
-        for line in lines(for: catalog) { io.notice("hint: " + line) }
+    /// (Hints that belong to a notice: left out with --quiet, as the notice is.)
+    static func hints(_ catalog: Catalog, context: Context) {
+        guard !context.io.quiet else { return }
+        for line in lines(for: catalog) { context.diagnostics.hint(TerminalText(sanitizing: line)) }
     }
 }

@@ -109,7 +109,7 @@ public struct PopularPresenter: Presenter {
             io.stdout.line()
             NoResultsHelp.table(context.catalog(), io: io)
         } else {
-            NoResultsHelp.hints(context.catalog(), io: io)
+            NoResultsHelp.hints(context.catalog(), context: context)
         }
     }
 

@@ -17,7 +17,7 @@ public struct RankPresenter: Presenter {
             if format.resolved(for: context.io) == .table {
                 NoResultsHelp.table(context.catalog(), io: context.io)
             } else {
-                NoResultsHelp.hints(context.catalog(), io: context.io)
+                NoResultsHelp.hints(context.catalog(), context: context)
             }
         }
         return .ok

@@ -14,7 +14,7 @@ public struct SearchPresenter: Presenter {
         switch format {
         case .json:
             io.writeJSON(listing.json)
-            if listing.items.isEmpty && page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
+            if listing.items.isEmpty && page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), context: context) }
             return .ok
         case .jsonl, .tsv, .csv:
             io.stdout.write(Render.lines(listing.items, format: format) ?? "")
@@ -30,7 +30,7 @@ public struct SearchPresenter: Presenter {
         }
         if listing.items.isEmpty {
             io.stderr.line("shopy: " + emptyMessage(page))
-            if page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), io: io) }
+            if page.total == 0 && page.source == .catalog { NoResultsHelp.hints(context.catalog(), context: context) }
         }
         return .ok
     }

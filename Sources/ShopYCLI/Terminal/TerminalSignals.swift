@@ -12,7 +12,7 @@ import CShopYShim
 /// thread and every thread it starts, and a forwarding handler passes a delivery to any older
 /// thread on to the waiter, so none is lost and none ends the process before the terminal is
 /// restored.
-public final class TerminalSignals: @unchecked Sendable {
+public final class TerminalSignals: Sendable {
     public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     private let onStop: @Sendable (Int32) -> Void
     private let onResize: @Sendable () -> Void

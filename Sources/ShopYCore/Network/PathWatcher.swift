@@ -7,7 +7,7 @@ import Foundation
 /// Only transitions are reported (satisfied → unsatisfied and back), never the initial state
 /// nor changes that leave the path usable (a second interface appearing).
 ///
-///     let watcher = PathWatcher.announcing(to: context.io.stderr, monitor: context.network.monitor(trace: context.trace))
+///     let watcher = PathWatcher(monitor: monitor, onChange: { event in diagnostics.notice(TerminalText(sanitizing: PathWatcher.describe(event))) })
 ///     watcher.start()
 ///     defer { watcher.stop() }
 ///     for page in pages {
@@ -17,9 +17,8 @@ import Foundation
 ///         …fetch the page…
 ///     }
 ///
-/// `announcing` prints `shopy: network lost: no interface with a default route` and
-/// `shopy: network back: ethernet eth0` on the sink given; `PathWatcher(onChange:)` hands the
-/// events to any code instead.
+/// `onChange` gets each event; `describe` gives its line (`network lost: no interface with a
+/// default route`, `network back: ethernet eth0`), which rank reports as a notice.
 public final class PathWatcher: @unchecked Sendable {
     public enum Event: Sendable, Equatable {
         /// The path became unsatisfied; the status says why.
@@ -44,7 +43,7 @@ public final class PathWatcher: @unchecked Sendable {
         self.onChange = onChange
     }
 
-    /// The line `announcing` prints, without the `shopy: ` prefix.
+    /// The line an event is reported as, without the `shopy: ` prefix.
     public static func describe(_ event: Event) -> String {
         switch event {
         case .lost(let path): return "network lost: \(path.unsatisfiedReason ?? PathStatus.noDefaultRoute)"

@@ -1,7 +1,14 @@
 /// Did-you-mean.
 public enum Suggest {
-    /// The candidate nearest to `word`, when near enough to be a likely typo.
+    /// Words longer than this (in UTF-8 bytes) get no suggestion: no command, option, value or
+    /// key is near one, and the edit distance of a 100,000-byte argument would cost seconds.
+    public static let maxWordBytes = 256
+
+    /// The candidate nearest to `word`, when near enough to be a likely typo; none for a word
+    /// over `maxWordBytes` (nor against a candidate over it).
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        guard word.utf8.count <= maxWordBytes else { return nil }
+        let candidates = candidates.filter { $0.utf8.count <= maxWordBytes }
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
