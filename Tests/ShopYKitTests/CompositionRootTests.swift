@@ -33,6 +33,20 @@ final class CompositionRootTests: XCTestCase {
         XCTAssertEqual(offenders, [], "construct these in the composition root (Context) only")
     }
 
+    /// Notices and warnings go through the diagnostics sink, printed in one place.
+    func testDiagnosticsArePrintedInOnePlace() throws {
+        var offenders: [String] = []
+        let files = FileManager.default.enumerator(atPath: Self.sources.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        for file in files where file != "ShopYCLI/CLI/StderrDiagnostics.swift" {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("\"shopy: warning:") || line.contains("io.notice(") {
+                offenders.append("\(file):\(number + 1)")
+            }
+        }
+        XCTAssertEqual(offenders, [], "report through context.diagnostics (StderrDiagnostics prints)")
+    }
+
     func testTheCoreNeverImportsTheCommandLine() throws {
         let core = Self.sources.appendingPathComponent("ShopYCore")
         let files = FileManager.default.enumerator(atPath: core.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }

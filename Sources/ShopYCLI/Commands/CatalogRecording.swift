@@ -11,7 +11,7 @@ public enum CatalogRecording {
     /// warning: the listing itself still prints.
     static func recorder(_ context: Context) -> (@Sendable ([WireItem]) -> Void)? {
         guard isOn(context.io, store: context.store) else { return nil }
-        let io = context.io, trace = context.trace
+        let io = context.io, trace = context.trace, diagnostics = context.diagnostics
         let service = CatalogService(local: LocalCatalog(environment: io.environment), now: { Int(io.now().timeIntervalSince1970) })
         return { items in
             do {
@@ -19,7 +19,7 @@ public enum CatalogRecording {
                 trace("catalog.record: \(changed) of \(items.count) items added or updated")
             } catch {
                 let message = (error as? ShopyError)?.message ?? "\(error)"
-                io.stderr.line("shopy: warning: could not record the listing in the local catalog: \(Sanitizer.clean(message))")
+                diagnostics.warning("could not record the listing in the local catalog: \(message)")
             }
         }
     }

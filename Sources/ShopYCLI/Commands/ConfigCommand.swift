@@ -154,7 +154,7 @@ public struct ConfigUnsetCommand: Command {
         if key.name == "color", let found = ColorMode.fromEnvironment(env) { variable = found.variable }
         if let text = env[key.variable], !text.isEmpty { variable = key.variable }
         if let variable {
-            context.io.stderr.line("shopy: warning: \(variable) is set in the environment and takes precedence over the config")
+            context.diagnostics.warning("\(variable) is set in the environment and takes precedence over the config")
         }
     }
 }

@@ -136,7 +136,7 @@ enum ConfigDefaults {
             // Their own error or warning names the file.
         } catch {
             let message = (error as? ShopyError)?.message ?? "\(error)"
-            io.stderr.line("shopy: warning: \(Sanitizer.clean(message)); config values are not used")
+            StderrDiagnostics(io: io).warning("\(message); config values are not used")
         }
         return ConfigResolution.resolve(environment: io.environment, stored: stored)
     }

@@ -22,7 +22,7 @@ public struct ConfigListPresenter: Presenter {
         for (key, value, origin) in rows {
             io.stdout.line(DisplayWidth.pad(key, toWidth: keyWidth) + "  " + DisplayWidth.pad(value, toWidth: valueWidth) + "  " + origin)
         }
-        ConfigRefusal.warn(resolution.invalidEntries, io: io)
+        ConfigRefusal.warn(resolution.invalidEntries, diagnostics: context.diagnostics)
         return .ok
     }
 }
@@ -38,17 +38,17 @@ public struct ConfigGetPresenter: Presenter {
         } else {
             context.io.stdout.line(Sanitizer.clean(entry.shown))
         }
-        ConfigRefusal.warn([entry].filter { $0.invalid != nil }, io: context.io)
+        ConfigRefusal.warn([entry].filter { $0.invalid != nil }, diagnostics: context.diagnostics)
         return .ok
     }
 }
 
 /// The warning for environment or config values that commands refuse.
 enum ConfigRefusal {
-    static func warn(_ entries: [ConfigResolution.Entry], io: IO) {
+    static func warn(_ entries: [ConfigResolution.Entry], diagnostics: any DiagnosticsSink) {
         for entry in entries {
             guard let invalid = entry.invalid else { continue }
-            io.stderr.line("shopy: warning: \(Sanitizer.clean(invalid.message)); commands that take --\(entry.key.option) stop on it unless the option is given")
+            diagnostics.warning("\(invalid.message); commands that take --\(entry.key.option) stop on it unless the option is given")
         }
     }
 }
