@@ -22,7 +22,15 @@ let package = Package(
         .target(name: "ShopYCLI", dependencies: ["ShopYCore"]),
         // The Naver contract on loopback: POSIX sockets, the catalog, faults. Core only.
         .target(name: "ShopYEmulator", dependencies: ["ShopYCore"]),
-        .executableTarget(name: "shopy", dependencies: ["ShopYCLI"]),
+        // Linux release builds: the Swift runtime and Foundation linked in statically
+        // (-static-stdlib; compiling main.swift with it brings in the static libraries' link
+        // entries: CoreFoundation, ICU...), so a start pays no dynamic linking of libswiftCore,
+        // Foundation, ICU, Dispatch (issues 10, 17). glibc and the dlopen'ed libcurl stay dynamic.
+        // Not in debug: EndToEndTests links this target beside XCTest, which needs the shared
+        // Foundation. Not supported on Apple platforms, where the runtime is part of the system.
+        .executableTarget(name: "shopy", dependencies: ["ShopYCLI"],
+                          swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
         .executableTarget(name: "shopy-bench", dependencies: ["ShopYCore", "ShopYCLI"], path: "Benchmarks/shopy-bench"),
         .testTarget(name: "ShopYKitTests", dependencies: ["ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),

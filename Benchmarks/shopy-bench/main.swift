@@ -218,7 +218,9 @@ case "transport": transportBench(runs: runs)
 case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
 case "refresh": refreshBench(runs: min(runs, 3))
-case "catalog": catalogBench(runs: runs)
+case "catalog":
+    catalogBench(runs: runs)
+    catalogInstructions()
 case "json": jsonBench()
 case "prices": pricesBench(runs: min(runs, 7))
 case "all":
