@@ -56,7 +56,7 @@ final class CatalogFirstSeenAndLookupTests: XCTestCase {
         // the future, or one that is not a timestamp, is ignored.
         let earlier = #"[{"productId":"2","title":"둘","firstSeen":"2026-03-01T00:00:00Z"},{"productId":"3","title":"셋","firstSeen":"2999-01-01T00:00:00Z"},{"productId":"4","title":"넷","firstSeen":"yesterday"}]"#
         let third = await run(["catalog", "import", write("earlier.json", earlier)], now: 1_800_259_200)
-        XCTAssertTrue(third.stdout.contains("2 added, 1 updated"), third.stdout)
+        XCTAssertTrue(third.stderr.contains("2 added, 1 updated"), third.stderr)
         let byId = Dictionary(uniqueKeysWithValues: try records().map { ($0.item.productId, $0.firstSeen) })
         XCTAssertEqual(byId["2"], "2026-03-01T00:00:00Z")
         XCTAssertEqual(byId["3"], "2027-01-18T08:00:00Z")

@@ -60,7 +60,7 @@ final class CatalogImportTests: XCTestCase {
         let csv = write("c.csv", "\u{FEFF}productId,title,lprice,mallName,extra\r\n105,\"운동화, 화이트 \"\"특가\"\"\",45000,몰,x\r\n106,\"줄\n바꿈\",1,몰,y\r\n")
         let result = await run(["catalog", "import", array, lines, csv])
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("6 added, 0 updated, 0 skipped"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("shopy: 6 added, 0 updated, 0 skipped"), result.stderr)
         for format in ["(array)", "(json lines)", "(csv)"] { XCTAssertTrue(result.stderr.contains(format), result.stderr) }
         let byId = Dictionary(uniqueKeysWithValues: try records().map { ($0.item.productId, $0) })
         XCTAssertEqual(byId["105"]?.item.title, "운동화, 화이트 \"특가\"")
@@ -86,7 +86,7 @@ final class CatalogImportTests: XCTestCase {
         let file = write("s.json", #"[{"productId":"1","title":"ok"},{"title":"no id"},{"productId":"12ab","title":"letters"},{"productId":"2","title":{"x":1}},"text"]"#)
         let result = await run(["catalog", "import", file])
         XCTAssertEqual(result.code, 0)
-        XCTAssertTrue(result.stdout.contains("1 added, 0 updated, 4 skipped"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("shopy: 1 added, 0 updated, 4 skipped"), result.stderr)
         XCTAssertTrue(result.stderr.contains("item 2: it has no productId"), result.stderr)
         XCTAssertTrue(result.stderr.contains("item 3 (12ab): its productId is not 1 to 32 digits"), result.stderr)
         XCTAssertTrue(result.stderr.contains("item 5"), result.stderr)
@@ -127,7 +127,7 @@ final class CatalogImportTests: XCTestCase {
         _ = await run(["catalog", "import", write("v1.json", #"[{"productId":"1","title":"old","lprice":"100"},{"productId":"2","title":"two"}]"#)], now: 1_800_000_000)
         let second = await run(["catalog", "import", write("v2.json", #"[{"productId":"1","title":"new","lprice":"90"},{"productId":"2","title":"two"},{"productId":"1","title":"newest","lprice":"80"}]"#)],
                                now: 1_800_086_400)
-        XCTAssertTrue(second.stdout.contains("0 added, 1 updated, 2 skipped"), second.stdout)
+        XCTAssertTrue(second.stderr.contains("shopy: 0 added, 1 updated, 2 skipped"), second.stderr)
         XCTAssertTrue(second.stderr.contains("(2): unchanged"), second.stderr)
         let one = try XCTUnwrap(try records().first { $0.item.productId == "1" })
         XCTAssertEqual(one.item.title, "newest")
@@ -242,13 +242,14 @@ final class CatalogImportTests: XCTestCase {
         XCTAssertEqual(try LocalCatalog(directory: home).decode(Array(export.stdout.utf8)).records.count, 2)
         let removed = await run(["catalog", "remove", "1", "3"])
         XCTAssertEqual(removed.code, 1)
-        XCTAssertTrue(removed.stderr.contains("3 is not in the local catalog"))
+        XCTAssertTrue(removed.stderr.contains("shopy: warning: 3 is not in the local catalog"), removed.stderr)
         XCTAssertEqual(try records().map(\.item.productId), ["2"])
         let refused = await run(["catalog", "clear"])
         XCTAssertEqual(refused.code, 64)
         let cleared = await run(["catalog", "clear", "--yes"])
         XCTAssertEqual(cleared.code, 0)
-        let backup = try XCTUnwrap(cleared.stdout.split(separator: " ").last.map { String($0.split(separator: "\n")[0]) })
+        XCTAssertEqual(cleared.stdout, "", "confirmations are notices")
+        let backup = try XCTUnwrap(cleared.stderr.split(separator: " ").last.map { String($0.split(separator: "\n")[0]) })
         XCTAssertTrue(try records().isEmpty)
         let restored = await run(["catalog", "import", backup])
         XCTAssertEqual(restored.code, 0, restored.stderr)
@@ -261,5 +262,32 @@ struct CatalogTestTransport: HTTPTransport {
     var body: String
     func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
         HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Array(body.utf8))
+    }
+}
+
+/// The catalog's confirmations are notices, as the likes' are: `-q` leaves them out; the
+/// backup's path is cleaned and quoted for the shell.
+final class CatalogConfirmationTests: XCTestCase {
+    func testQuietLeavesOutConfirmationsAndTheBackupPathIsCleaned() async throws {
+        let home = NSTemporaryDirectory() + "shopy-catalog-q-\(UUID().uuidString)/it's \u{1B}[31mred"
+        defer { try? FileManager.default.removeItem(atPath: (home as NSString).deletingLastPathComponent) }
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let file = home + "/a.json"
+        try Data(#"[{"productId":"1","title":"x"}]"#.utf8).write(to: URL(fileURLWithPath: file))
+        func run(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
+            let io = IO.capture(environment: ["SHOPY_HOME": home])
+            let code = await ShopY.main(arguments, io: io, transport: NoNetworkTransport())
+            return (code, io.stdout.text, io.stderr.text)
+        }
+        let quiet = await run(["catalog", "import", file, "-q"])
+        XCTAssertEqual(quiet.code, 0)
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "")
+        let cleared = await run(["catalog", "clear", "--yes"])
+        XCTAssertEqual(cleared.code, 0)
+        XCTAssertEqual(cleared.stdout, "")
+        XCTAssertFalse(cleared.stderr.contains("\u{1B}"), cleared.stderr)
+        XCTAssertTrue(cleared.stderr.contains("restore with: shopy catalog import '"), cleared.stderr)
+        let again = await run(["catalog", "clear", "--yes", "-q"])
+        XCTAssertEqual(again.stderr, "")
     }
 }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// `shopy catalog`: what the offline catalog holds; its import, export, remove and clear.
-public struct CatalogCommand: Command {
+public struct CatalogCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "catalog",
         abstract: "Show the offline catalog; import, export, remove or clear local items.",
@@ -29,15 +29,15 @@ public struct CatalogCommand: Command {
         json = parsed[Self.json]
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let report = try CatalogSupport.service(context).summary(recording: CatalogRecording.isOn(context.io, store: context.store))
-        CatalogPresenter.summary(report, json: json, io: context.io)
-        return .ok
+    public func execute(_ context: Context) async throws -> CatalogSummaryReport {
+        try CatalogSupport.service(context).summary(recording: CatalogRecording.isOn(context.io, store: context.store))
     }
+
+    public var presenter: CatalogSummaryPresenter { CatalogSummaryPresenter(json: json) }
 }
 
 /// `shopy catalog import FILE…|-`
-public struct CatalogImportCommand: Command {
+public struct CatalogImportCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "import",
         abstract: "Add items from Naver answers, JSON arrays, JSON lines or CSV (the contract's field names).",
@@ -52,7 +52,7 @@ public struct CatalogImportCommand: Command {
         files = parsed.positionals
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    public func execute(_ context: Context) async throws -> CatalogImportReport {
         var inputs: [CatalogService.Input] = []
         for file in files {
             if file == "-" {
@@ -63,14 +63,14 @@ public struct CatalogImportCommand: Command {
                 inputs.append(.init(name: file, bytes: bytes))
             }
         }
-        let report = try CatalogSupport.service(context).importItems(inputs)
-        CatalogPresenter.imported(report, context: context)
-        return report.failures.isEmpty ? .ok : .dataError
+        return try CatalogSupport.service(context).importItems(inputs)
     }
+
+    public var presenter: CatalogImportPresenter { CatalogImportPresenter() }
 }
 
 /// `shopy catalog export [FILE]`
-public struct CatalogExportCommand: Command {
+public struct CatalogExportCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "export",
         abstract: "Write the local catalog as JSON to FILE, or to stdout (importable, and accepted by shopy-emulator --items).",
@@ -89,25 +89,30 @@ public struct CatalogExportCommand: Command {
         force = parsed[Self.force]
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    /// The export on stdout (`bytes`), or where it was written (`file`, with its item count).
+    public struct Exported: Sendable {
+        public var bytes: [UInt8]?
+        public var file: String?
+        public var count: Int
+    }
+
+    public func execute(_ context: Context) async throws -> Exported {
         let (bytes, count) = try CatalogSupport.service(context).export()
-        guard let file else {
-            context.io.stdout.write(bytes: bytes)
-            return .ok
-        }
+        guard let file else { return Exported(bytes: bytes, file: nil, count: count) }
         let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
         var info = stat()
         if !force && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 {
             throw UsageError("'\(Sanitizer.clean(file))' exists; nothing was written", hint: "shopy catalog export \(Sanitizer.clean(file)) --force replaces it")
         }
         try FileIO.writeExport(bytes, to: path)
-        context.diagnostics.notice("exported \(Money.grouped(count)) item\(count == 1 ? "" : "s") to \(file)")
-        return .ok
+        return Exported(bytes: nil, file: file, count: count)
     }
+
+    public var presenter: CatalogExportPresenter { CatalogExportPresenter() }
 }
 
 /// `shopy catalog remove ID…`
-public struct CatalogRemoveCommand: Command {
+public struct CatalogRemoveCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "remove",
         abstract: "Remove local items by productId (embedded items cannot be removed).",
@@ -124,16 +129,15 @@ public struct CatalogRemoveCommand: Command {
         }
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let (removed, missing) = try CatalogSupport.service(context).remove(ids)
-        context.io.stdout.line("removed \(Money.grouped(removed)) item\(removed == 1 ? "" : "s") from the local catalog")
-        for id in missing { context.io.stderr.line("shopy: \(id) is not in the local catalog") }
-        return missing.isEmpty ? .ok : .failure
+    public func execute(_ context: Context) async throws -> (removed: Int, missing: [String]) {
+        try CatalogSupport.service(context).remove(ids)
     }
+
+    public var presenter: CatalogRemovePresenter { CatalogRemovePresenter() }
 }
 
 /// `shopy catalog clear --yes`
-public struct CatalogClearCommand: Command {
+public struct CatalogClearCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "clear",
         abstract: "Remove every local item, after writing a backup file.",
@@ -150,16 +154,11 @@ public struct CatalogClearCommand: Command {
         confirmed = true
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        let (removed, backup) = try CatalogSupport.service(context).clear()
-        if let backup {
-            context.io.stdout.line("cleared \(Money.grouped(removed)) item\(removed == 1 ? "" : "s"); backup: \(backup)")
-            context.io.stdout.line("restore with: shopy catalog import \(backup)")
-        } else {
-            context.io.stdout.line("the local catalog is empty")
-        }
-        return .ok
+    public func execute(_ context: Context) async throws -> (removed: Int, backup: String?) {
+        try CatalogSupport.service(context).clear()
     }
+
+    public var presenter: CatalogClearPresenter { CatalogClearPresenter() }
 }
 
 enum CatalogSupport {
