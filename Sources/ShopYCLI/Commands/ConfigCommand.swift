@@ -93,7 +93,7 @@ public struct ConfigGetCommand: ResultCommand {
 }
 
 /// `shopy config set KEY VALUE`
-public struct ConfigSetCommand: Command {
+public struct ConfigSetCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "set", abstract: "Store a default; the value is checked first.",
         arguments: [ArgumentSpec("key", help: "One of: \(ConfigKey.names.joined(separator: ", "))."),
@@ -108,21 +108,21 @@ public struct ConfigSetCommand: Command {
         value = try key.validate(parsed.positionals[1], origin: "value")
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    public func execute(_ context: Context) async throws -> ConfigChange {
         let key = key, value = value
         try LikeSupport.store(context).update([.preferences]) { settings in
             var config = settings.config
             config[key.name] = value
             settings.config = config
         }
-        context.diagnostics.notice("config \(key.name) = \(value)")
-        ConfigUnsetCommand.warnIfOverridden(key, context: context)
-        return .ok
+        return ConfigChange(key: key, outcome: .set(value))
     }
+
+    public var presenter: ConfigChangePresenter { ConfigChangePresenter() }
 }
 
 /// `shopy config unset KEY`
-public struct ConfigUnsetCommand: Command {
+public struct ConfigUnsetCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "unset", abstract: "Forget a stored default: the built-in one applies again.",
         arguments: [ArgumentSpec("key", help: "One of: \(ConfigKey.names.joined(separator: ", ")).")],
@@ -134,7 +134,7 @@ public struct ConfigUnsetCommand: Command {
         key = try ConfigCommand.key(parsed, verb: "unset", count: 1)
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
+    public func execute(_ context: Context) async throws -> ConfigChange {
         let key = key
         let removed: Bool = try LikeSupport.store(context).update([.preferences]) { settings in
             var config = settings.config
@@ -142,10 +142,10 @@ public struct ConfigUnsetCommand: Command {
             settings.config = config
             return true
         }
-        context.diagnostics.notice(removed ? "config \(key.name) unset (default: \(key.builtIn))" : "config \(key.name) was not set")
-        Self.warnIfOverridden(key, context: context)
-        return .ok
+        return ConfigChange(key: key, outcome: removed ? .unset : .wasNotSet)
     }
+
+    public var presenter: ConfigChangePresenter { ConfigChangePresenter() }
 
     /// The environment beats the config: say so when it does.
     static func warnIfOverridden(_ key: ConfigKey, context: Context) {

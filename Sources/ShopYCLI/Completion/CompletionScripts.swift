@@ -86,7 +86,7 @@ public enum CompletionScripts {
 }
 
 /// `shopy completions bash|zsh|fish`
-public struct CompletionsCommand: Command {
+public struct CompletionsCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script (bash, zsh or fish).",
@@ -116,10 +116,11 @@ public struct CompletionsCommand: Command {
         self.shell = shell
     }
 
-    public func run(_ context: Context) async throws -> ExitCode {
-        context.io.stdout.write(CompletionScripts.script(for: shell))
-        return .ok
+    public func execute(_ context: Context) async throws -> String {
+        CompletionScripts.script(for: shell)
     }
+
+    public var presenter: CompletionScriptPresenter { CompletionScriptPresenter() }
 
     /// `shopy __complete SHELL -- WORD…` (hidden): the candidates, one a line.
     static func answer(_ arguments: [String], io: IO, store: SettingsStore) -> ExitCode {

@@ -52,3 +52,25 @@ enum ConfigRefusal {
         }
     }
 }
+
+/// What `config set` / `config unset` changed.
+public struct ConfigChange: Sendable {
+    public enum Outcome: Sendable { case set(String), unset, wasNotSet }
+    public var key: ConfigKey
+    public var outcome: Outcome
+}
+
+/// `config set` / `config unset`: a notice of the change, and a warning when the environment
+/// overrides the key anyway.
+public struct ConfigChangePresenter: Presenter {
+    public func present(_ change: ConfigChange, context: Context) -> ExitCode {
+        let key = change.key
+        switch change.outcome {
+        case .set(let value): context.diagnostics.notice("config \(key.name) = \(value)")
+        case .unset: context.diagnostics.notice("config \(key.name) unset (default: \(key.builtIn))")
+        case .wasNotSet: context.diagnostics.notice("config \(key.name) was not set")
+        }
+        ConfigUnsetCommand.warnIfOverridden(key, context: context)
+        return .ok
+    }
+}
