@@ -31,31 +31,25 @@ public struct RankCommand: ResultCommand {
     static let rate = SharedOptions.rate.withHelp("At most this many requests a second, 0.1 to 100 (default 8; the API throttles at about 10).")
     static let formats = SharedOptions.listingFormats
 
-    public var keyword: String
-    public var productID: String?
-    public var mall: String?
-    public var title: String?
-    public var depth: Int
-    public var all: Bool
+    /// The keyword, the matchers and the depth: what the scan looks for.
+    package var query: RankQuery
     public var rate: Double
     public var format: OutputFormat?
     public var source: SourceKind?
     public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        keyword = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
+        let keyword = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
         if keyword.split(whereSeparator: { $0.isWhitespace }).isEmpty {
             throw UsageError("rank needs a keyword", hint: "e.g. shopy rank 방충망 --mall 다샵")
         }
         try QueryLimit.check(keyword, what: "the keyword")
-        productID = try Self.product.read(parsed)
-        mall = try Self.mall.read(parsed)
-        title = try Self.title.read(parsed)
+        let productID = try Self.product.read(parsed), mall = try Self.mall.read(parsed), title = try Self.title.read(parsed)
         if productID == nil && mall == nil && title == nil {
             throw UsageError("rank needs something to look for", hint: "give --product ID, --mall NAME and/or --title TEXT")
         }
-        depth = try Self.depth.read(parsed)
-        all = parsed[Self.all]
+        query = RankQuery(keyword: keyword, productID: productID, mall: mall, title: title,
+                          depth: try Self.depth.read(parsed), all: parsed[Self.all])
         rate = try Self.rate.read(parsed)
         format = try Self.formats.read(parsed)
         source = try SharedOptions.source.read(parsed)
@@ -64,11 +58,6 @@ public struct RankCommand: ResultCommand {
 
     /// The pages a scan to `depth` needs: (start, display) (the benchmark plans its scans with it).
     public static func pages(depth: Int) -> [(start: Int, display: Int)] { RankScan.pages(depth: depth) }
-
-    /// What the scan looks for.
-    package var query: RankQuery {
-        RankQuery(keyword: keyword, productID: productID, mall: mall, title: title, depth: depth, all: all)
-    }
 
     public typealias Match = RankScan.Match
 
@@ -81,7 +70,7 @@ public struct RankCommand: ResultCommand {
     /// On a terminal, the progress bar is drawn from the scan's events while it runs; then the
     /// presenter shows the outcome.
     public func run(_ context: Context) async throws -> ExitCode {
-        let bar = ProgressBar(context: context, total: depth, keyword: keyword)
+        let bar = ProgressBar(context: context, total: query.depth, keyword: query.keyword)
         defer { bar.finish() }
         let outcome = try await execute(context) { event in
             if case .progress(let scanned, _) = event { bar.update(scanned: scanned) }
@@ -124,11 +113,11 @@ public struct RankCommand: ResultCommand {
         }
         guard let scan else { throw CancellationError() }
         let memory = ListingMemory(context: context)
-        memory.remember("rank \(keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
+        memory.remember("rank \(query.keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
         return Outcome(scan: scan, liked: memory.likedIDs(among: scan.matches.map(\.product.productId)))
     }
 
     public var presenter: RankPresenter {
-        RankPresenter(keyword: keyword, productID: productID, mall: mall, title: title, depth: depth, all: all, format: format)
+        RankPresenter(query: query, format: format)
     }
 }

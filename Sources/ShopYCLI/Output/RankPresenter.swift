@@ -3,13 +3,14 @@ import ShopYCore
 /// `shopy rank`'s outcome: each match with its web page and position, in table, TSV, CSV,
 /// JSON or JSONL. A link is never cut. On the catalog with no results, what it holds.
 public struct RankPresenter: Presenter {
-    var keyword: String
-    var productID: String?
-    var mall: String?
-    var title: String?
-    var depth: Int
-    var all: Bool
+    var query: RankQuery
     public var format: OutputFormat?
+
+    private var keyword: String { query.keyword }
+    private var productID: String? { query.productID }
+    private var mall: String? { query.mall }
+    private var title: String? { query.title }
+    private var depth: Int { query.depth }
 
     public func present(_ outcome: RankCommand.Outcome, context: Context) -> ExitCode {
         render(outcome.scan, liked: outcome.liked, context: context, sent: outcome.scan.requests)
@@ -74,7 +75,7 @@ public struct RankPresenter: Presenter {
                 // A link is never cut: on its own line, whole (a terminal wraps it; open and copy take it too).
                 if let link = p.link.map(Sanitizer.clean), !link.isEmpty { io.stdout.line("  " + link) }
             }
-            let footer = all ? "\(scan.matches.count) match\(scan.matches.count == 1 ? "" : "es") in the top \(Money.grouped(reach))" : "first match in the top \(Money.grouped(reach))"
+            let footer = query.all ? "\(scan.matches.count) match\(scan.matches.count == 1 ? "" : "es") in the top \(Money.grouped(reach))" : "first match in the top \(Money.grouped(reach))"
             let requests = sent.map { " · \($0) request\($0 == 1 ? "" : "s") sent" } ?? " · offline catalog"
             io.stdout.line(Style.dim.apply(footer + requests, enabled: io.useColor))
         }
