@@ -62,7 +62,7 @@ public struct CategoryMatchesPresenter: Presenter {
             for c in found { io.stdout.line("\(c.code)\t\(c.pathText)") }
         }
         if found.isEmpty {
-            let message: TerminalText = "no category matches '\(matches.word ?? "")'"
+            let message: TerminalText = "no category matches '\(Echo.value(matches.word ?? ""))'"
             if format == .table { io.stdout.line(message.rendered) } else { context.diagnostics.notice(message) }
         }
         return .ok

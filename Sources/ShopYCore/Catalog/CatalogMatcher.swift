@@ -102,6 +102,9 @@ struct CatalogMatcher {
         defer { if driver.count > 0 { index.releasePages(ordinals: released..<index.count) } }
         outer: for i in 0..<driver.count {
             let ordinal = driver[i]
+            // A damaged index may list an ordinal out of order or past the items: skipped (it
+            // answers less), never a range that runs backwards.
+            guard ordinal >= released, ordinal < index.count else { continue }
             if ordinal >= windowEnd {
                 index.releasePages(ordinals: released..<ordinal)
                 released = ordinal

@@ -33,7 +33,11 @@ public struct CatalogService: Sendable {
                 report.failures.append(error.description)
             }
         }
-        guard batches.contains(where: { !$0.items.isEmpty }) else { return report }
+        guard batches.contains(where: { !$0.items.isEmpty }) else {
+            // Nothing to merge: the catalog is as it was, and the report says how many it holds.
+            report.total = try local.part()?.index.count ?? 0
+            return report
+        }
         let stamp = CatalogRecord.timestamp(now())
         return try local.update { records in
             var r = report

@@ -4,7 +4,7 @@ extension Catalog {
     public func categoryCounts() -> [(name: String, count: Int)] {
         var counts: [String: Int] = [:]
         for item in items {
-            let name = item.category2.flatMap { $0.isEmpty ? nil : $0 } ?? item.category1 ?? "other"
+            let name = item.category2.flatMap { $0.isEmpty ? nil : $0 } ?? item.category1.flatMap { $0.isEmpty ? nil : $0 } ?? "other"
             counts[name, default: 0] += 1
         }
         return counts.map { ($0.key, $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }

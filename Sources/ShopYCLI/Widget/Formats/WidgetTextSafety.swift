@@ -4,58 +4,76 @@ import ShopYCore
 public enum WidgetTextSafety {
     public static func plain(_ text: String) -> String { Sanitizer.clean(text) }
 
-    /// Waybar reads `text` and `tooltip` as Pango markup.
+    /// Waybar reads `text` and `tooltip` as Pango markup. Escaped scalar by scalar: a `&` or `<`
+    /// followed by a combining mark is one Character to Swift but still markup to Pango.
     public static func pango(_ text: String) -> String {
-        var out = ""
-        for c in Sanitizer.clean(text) {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
+        var out = String.UnicodeScalarView()
+        for s in Sanitizer.clean(text).unicodeScalars {
+            switch s {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            default: out.append(s)
             }
         }
-        return out
+        return String(out)
     }
 
     /// Polybar opens a format tag with `%{`: broken up, and a trailing `%` kept off the tags
-    /// that follow.
+    /// that follow. Bars read bytes, so this works on scalars (`%{` + a combining mark is one
+    /// Character to Swift, and Foundation's search would not see the `%{` in it).
     public static func polybar(_ text: String) -> String {
-        var out = Sanitizer.clean(text).replacingOccurrences(of: "%{", with: "% {")
-        if out.hasSuffix("%") { out += " " }
-        return out
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for s in Sanitizer.clean(text).unicodeScalars {
+            if s == "{", previous == "%" { out.append(" ") }
+            out.append(s)
+            previous = s
+        }
+        if previous == "%" { out.append(" ") }
+        return String(out)
     }
 
-    /// tmux reads `#[…]` styles, `#{…}` formats and runs `#(…)`: every `#` is doubled (`##` is a
-    /// literal `#`).
+    /// tmux reads `#[…]` styles, `#{…}` formats and runs `#(…)`: every `#` scalar is doubled
+    /// (`##` is a literal `#`).
     public static func tmux(_ text: String) -> String {
-        Sanitizer.clean(text).replacingOccurrences(of: "#", with: "##")
+        var out = String.UnicodeScalarView()
+        for s in Sanitizer.clean(text).unicodeScalars {
+            if s == "#" { out.append("#") }
+            out.append(s)
+        }
+        return String(out)
     }
 
     /// SwiftBar/xbar: `|` starts the parameters, a line starting with `--` is a submenu item and
-    /// `---` a separator.
+    /// `---` a separator. Scalar by scalar, as the bars read it.
     public static func swiftbar(_ text: String) -> String {
-        var out = Sanitizer.clean(text).replacingOccurrences(of: "|", with: "│")
-        while out.hasPrefix("-") { out = "‐" + out.dropFirst() }
-        return out
+        var out = String.UnicodeScalarView()
+        var leading = true
+        for s in Sanitizer.clean(text).unicodeScalars {
+            if leading, s == "-" { out.append("\u{2010}"); continue }
+            leading = false
+            out.append(s == "|" ? "\u{2502}" : s)
+        }
+        return String(out)
     }
 
     /// A link for a parameter value (`href=`): a checked http(s) URL with `|`, quotes and `\`
     /// percent-encoded; nil when the link is not safe.
     public static func parameterLink(_ link: String?) -> String? {
         guard let link = SafeLink.check(link) else { return nil }
-        var out = ""
-        for c in link {
-            switch c {
-            case "|": out += "%7C"
-            case "\"": out += "%22"
-            case "'": out += "%27"
-            case "\\": out += "%5C"
-            default: out.append(c)
+        var out = String.UnicodeScalarView()
+        for s in link.unicodeScalars {
+            switch s {
+            case "|": out.append(contentsOf: "%7C".unicodeScalars)
+            case "\"": out.append(contentsOf: "%22".unicodeScalars)
+            case "'": out.append(contentsOf: "%27".unicodeScalars)
+            case "\\": out.append(contentsOf: "%5C".unicodeScalars)
+            default: out.append(s)
             }
         }
-        return out
+        return String(out)
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+@testable import ShopYCore
+
+/// A catalog.index damaged in its body (its header still fitting the file, so it is mapped and
+/// used) answers less, never traps: postings out of order or past the items are skipped.
+final class CatalogIndexDamageTests: XCTestCase {
+    var home = ""
+
+    override func setUp() {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-index-damage-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+
+    func makeCatalog() throws -> LocalCatalog {
+        let local = LocalCatalog(directory: home)
+        let items = (1...60).map { #"{"productId":"\#(91_000_000_000 + $0)","title":"고양이 장난감 \#($0) 깃털 cat toy","lprice":"\#($0 * 100)","category1":"반려동물"}"# }
+        _ = try CatalogService(local: local, now: { 1_800_000_000 }).importItems([.init(name: "items.json", bytes: Array(("[" + items.joined(separator: ",") + "]").utf8))])
+        return local
+    }
+
+    func search(_ local: LocalCatalog) {
+        guard let part = try? local.part() else { return }
+        let catalog = Catalog(parts: [part])
+        for query in ["고양이", "고양이 장난감", "cat toy", "깃털 1", "9"] {
+            for sort in [SortOrder.sim, .date, .asc] {
+                _ = catalog.search(SearchRequest(query: query, sort: sort, start: 1, display: 100))
+            }
+        }
+    }
+
+    func testPostingsOutOfOrderOrPastTheItemsAreSkipped() throws {
+        let local = try makeCatalog()
+        let good = try XCTUnwrap(FileManager.default.contents(atPath: local.indexPath))
+        let index = try CatalogIndex(bytes: Array(good))
+        let postings = index.layout.postings, count = index.layout.postingCount
+        // Every posting reversed (descending), then every posting past the items.
+        for fill in [{ (i: Int) in UInt32(count - i) }, { _ in UInt32.max }, { (i: Int) in UInt32(i % 3 == 0 ? 1_000_000 : 60 - i % 60) }] {
+            var bytes = Array(good)
+            for i in 0..<count { withUnsafeBytes(of: fill(i).littleEndian) { bytes.replaceSubrange((postings + i * 4)..<(postings + i * 4 + 4), with: $0) } }
+            XCTAssertTrue(FileManager.default.createFile(atPath: local.indexPath, contents: Data(bytes)))
+            search(local)
+        }
+    }
+
+    func testRandomDamageAfterTheHeaderNeverTraps() throws {
+        let local = try makeCatalog()
+        let good = Array(try XCTUnwrap(FileManager.default.contents(atPath: local.indexPath)))
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: seed >> 33) }
+        for _ in 0..<300 {
+            var bytes = good
+            for _ in 0..<(1 + next() % 20) {
+                bytes[CatalogIndexFormat.headerSize + next() % (bytes.count - CatalogIndexFormat.headerSize)] = [0, 0xFF, UInt8(next() & 0xFF)][next() % 3]
+            }
+            XCTAssertTrue(FileManager.default.createFile(atPath: local.indexPath, contents: Data(bytes)))
+            search(local)
+        }
+    }
+}
