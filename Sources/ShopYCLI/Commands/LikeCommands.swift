@@ -7,12 +7,17 @@ extension LikeTarget {
     public static func parse(_ text: String, forceID: Bool) throws(UsageError) -> LikeTarget {
         let trimmed = text.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }) else {
-            throw UsageError("'\(Sanitizer.clean(text))' is neither a row number nor a productId")
+            throw UsageError("'\(Echo.value(text))' is neither a row number nor a productId")
         }
-        if forceID { return .id(trimmed) }
-        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        let numeric = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-        if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) { return .row(trimmed) }
+        if !forceID {
+            let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+            let numeric = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+            if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) { return .row(trimmed) }
+        }
+        // Longer than any productId: it names nothing, and it is not echoed whole (100 KB of it).
+        guard trimmed.utf8.count <= ProductID.maxLength else {
+            throw UsageError("'\(Echo.value(text))' is \(forceID ? "not a productId" : "neither a row number nor a productId") (a productId is 1 to \(ProductID.maxLength) digits)")
+        }
         return .id(trimmed)
     }
 }

@@ -69,7 +69,7 @@ public struct LikesCommand: ResultCommand {
         return .likes(PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops), book: prices)
     }
 
-    public var presenter: LikesPresenter { LikesPresenter(sort: sort, format: format, history: history) }
+    public var presenter: LikesPresenter { LikesPresenter(sort: sort, format: format, history: history, byChange: byChange) }
 
     static func sorted(_ likes: [Like], by sort: Sort) -> [Like] {
         let indexed = Array(likes.enumerated())

@@ -8,6 +8,10 @@ public struct LikesPresenter: Presenter {
     var sort: LikesCommand.Sort
     public var format: OutputFormat?
     var history: Bool
+    /// `--sort change`: ordered by the change since liked (the listing says so).
+    var byChange = false
+
+    private var sortName: String { byChange ? "change" : sort.rawValue }
 
     public func present(_ listing: LikesCommand.Listing, context: Context) -> ExitCode {
         let io = context.io
@@ -27,7 +31,7 @@ public struct LikesPresenter: Presenter {
         switch format {
         case .json:
             var o = JSONObject()
-            o.appendUnchecked("sort", .string(sort.rawValue))
+            o.appendUnchecked("sort", .string(sortName))
             o.appendUnchecked("count", .int(items.count))
             o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
             io.writeJSON(.object(o))
@@ -40,7 +44,7 @@ public struct LikesPresenter: Presenter {
                 // No row numbers: 'unlike 2' takes rows of the last search, popular or rank
                 // listing, so numbers here would point at the wrong item. The ids are the handle.
                 for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true, showRank: false) { io.stdout.line(line) }
-                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sort.rawValue) · by id: shopy unlike|open|copy --id ID"
+                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sortName) · by id: shopy unlike|open|copy --id ID"
                 io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             }
         }

@@ -31,6 +31,9 @@ public enum LikeChanges {
         try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
+                if ProductID.usable(target.text) == nil {
+                    throw SelectionError("'\(Sanitizer.clean(target.text))' is not a productId (a productId is 1 to \(ProductID.maxLength) digits); nothing was liked")
+                }
                 throw SelectionError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
                                      hint: "search for it first, then like its row")
             }
