@@ -241,8 +241,8 @@ final class ResultTypesTests: XCTestCase {
         XCTAssertEqual(run.code, 0, run.stderr)
         XCTAssertFalse(run.stderr.contains("\u{1B}"), "SHOPY_HOME reaches the terminal cleaned: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("restore with: shopy likes import '"), run.stderr)
-        XCTAssertEqual(LikesClearPresenter.shellWord("/tmp/x/likes-backup-1.json"), "/tmp/x/likes-backup-1.json")
-        XCTAssertEqual(LikesClearPresenter.shellWord("/tmp/it's here"), "'/tmp/it'\\''s here'")
+        XCTAssertEqual(ClearedWithBackup.shellWord("/tmp/x/likes-backup-1.json"), "/tmp/x/likes-backup-1.json")
+        XCTAssertEqual(ClearedWithBackup.shellWord("/tmp/it's here"), "'/tmp/it'\\''s here'")
     }
 
     func testAlertAndAlertsResults() async throws {

@@ -76,15 +76,10 @@ public struct CatalogRemovePresenter: Presenter {
 }
 
 /// `shopy catalog clear --yes`: what went, the backup and how to restore it (notices, as for
-/// `likes clear`; the backup's path is cleaned and quoted for the shell).
+/// `likes clear`: see `ClearedWithBackup`).
 public struct CatalogClearPresenter: Presenter {
     public func present(_ cleared: (removed: Int, backup: String?), context: Context) -> ExitCode {
-        guard let backup = cleared.backup else {
-            context.diagnostics.notice("the local catalog is empty")
-            return .ok
-        }
-        context.diagnostics.notice("cleared \(Money.grouped(cleared.removed)) item\(cleared.removed == 1 ? "" : "s"); backup: \(backup)")
-        context.diagnostics.notice("restore with: shopy catalog import \(LikesClearPresenter.shellWord(Sanitizer.clean(backup)))")
-        return .ok
+        ClearedWithBackup.report(cleared.removed, ("item", "items"), backup: cleared.backup, whenEmpty: "the local catalog is empty",
+                                 restore: "shopy catalog import", context: context)
     }
 }

@@ -167,26 +167,10 @@ public struct LikesImportPresenter: Presenter {
     }
 }
 
-/// `shopy likes clear`: how many went and where the backup is, as notices. The path is cleaned
-/// (SHOPY_HOME is the user's, but it reaches a terminal) and quoted for the shell when it needs it.
+/// `shopy likes clear`: how many went and where the backup is (see `ClearedWithBackup`).
 public struct LikesClearPresenter: Presenter {
     public func present(_ cleared: (count: Int, backup: String?), context: Context) -> ExitCode {
-        guard let backup = cleared.backup else {
-            context.diagnostics.notice("no likes to clear")
-            return .ok
-        }
-        context.diagnostics.notice("cleared \(Money.grouped(cleared.count)) like\(cleared.count == 1 ? "" : "s"); backup: \(backup)")
-        context.diagnostics.notice("restore with: shopy likes import \(Self.shellWord(Sanitizer.clean(backup)))")
-        return .ok
-    }
-
-    /// `word` as one shell word: as it is when it holds nothing the shell would read, else in
-    /// single quotes.
-    static func shellWord(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy { c in
-            (c.value > 0x7F && !c.properties.isWhitespace) || "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%".unicodeScalars.contains(c)
-        }
-        if plain && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        ClearedWithBackup.report(cleared.count, ("like", "likes"), backup: cleared.backup, whenEmpty: "no likes to clear",
+                                 restore: "shopy likes import", context: context)
     }
 }
