@@ -5,15 +5,9 @@ import XCTest
 
 /// Issue 17's loose ends: re-importing an export keeps first-seen dates; `like --id` and
 /// `open --id` find items that only the local catalog holds.
-final class CatalogFirstSeenAndLookupTests: XCTestCase {
-    var home = ""
-
-    override func setUp() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-catalog-seen-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+final class CatalogFirstSeenAndLookupTests: StoreDirectoryTestCase {
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     func run(_ arguments: [String], environment: [String: String] = [:], now: Double = 1_800_000_000) async -> CLIRun {
         var env = environment

@@ -3,15 +3,9 @@ import XCTest
 @testable import ShopYCore
 
 /// The import report counts the catalog as it is, also when nothing was merged.
-final class CatalogImportReportTests: XCTestCase {
-    var home = ""
-
-    override func setUp() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-catalog-report-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+final class CatalogImportReportTests: StoreDirectoryTestCase {
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     func input(_ name: String, _ text: String) -> CatalogService.Input { .init(name: name, bytes: Array(text.utf8)) }
 

@@ -4,18 +4,12 @@ import XCTest
 @testable import ShopYCLI
 
 /// `shopy catalog import`, recording, and the local catalog's files (issue 17).
-final class CatalogImportTests: XCTestCase {
+final class CatalogImportTests: StoreDirectoryTestCase {
     static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/contract")
 
-    var home = ""
-
-    override func setUp() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-catalog-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     func run(_ arguments: [String], environment: [String: String] = [:], transport: any HTTPTransport = NoNetworkTransport(), now: Double = 1_800_000_000) async -> CLIRun {
         var env = environment

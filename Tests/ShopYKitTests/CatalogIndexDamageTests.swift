@@ -4,15 +4,9 @@ import XCTest
 
 /// A catalog.index damaged in its body (its header still fitting the file, so it is mapped and
 /// used) answers less, never traps: postings out of order or past the items are skipped.
-final class CatalogIndexDamageTests: XCTestCase {
-    var home = ""
-
-    override func setUp() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-index-damage-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+final class CatalogIndexDamageTests: StoreDirectoryTestCase {
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     func makeCatalog() throws -> LocalCatalog {
         let local = LocalCatalog(directory: home)

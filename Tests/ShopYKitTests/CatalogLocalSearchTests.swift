@@ -6,15 +6,9 @@ import XCTest
 /// Search parity on a local catalog: the indexed search against a plain reference written here
 /// (a scan with Swift's own string search, the semantics the API documents), and an import while
 /// searches run.
-final class CatalogLocalSearchTests: XCTestCase {
-    var home = ""
-
-    override func setUp() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-catalog-search-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: home) }
+final class CatalogLocalSearchTests: StoreDirectoryTestCase {
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     /// Items derived from the recorded ones with varied titles, ids, malls and prices.
     static func generated(_ count: Int, seed: UInt64 = 17, idBase: Int = 50_000_000_000) -> [WireItem] {

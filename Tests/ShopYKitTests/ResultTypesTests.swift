@@ -8,18 +8,9 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 
-final class ResultTypesTests: XCTestCase {
-    var home = ""
-
-    override func setUpWithError() throws {
-        home = NSTemporaryDirectory() + "shopy-results-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: home)
-        super.tearDown()
-    }
+final class ResultTypesTests: StoreDirectoryTestCase {
+    /// The SHOPY_HOME of the test: its fresh store directory.
+    var home: String { directory }
 
     /// A context on `home` whose diagnostics are collected.
     func context(environment: [String: String] = [:], launcher: (any Launcher)? = nil) -> (Context, CollectedDiagnostics) {
