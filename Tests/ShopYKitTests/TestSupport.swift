@@ -55,3 +55,17 @@ class StoreDirectoryTestCase: XCTestCase {
         Like(product: Product(productId: id, title: "상품", price: 1000, mall: "몰"), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1000)
     }
 }
+
+/// A DataLab that answers each keyword with one September point: "huge" at 100 and every other
+/// keyword then at 0 (50 when no "huge" is asked for), so "huge" cannot share a scale with them.
+struct HugeKeywordDataLab: HTTPTransport {
+    func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
+        let body = try! JSONParser.parse(request.body ?? [])
+        let names = body["keyword"]!.arrayValue!.map { $0["name"]!.stringValue! }
+        let results = names.map { name -> String in
+            let ratio = name == "huge" ? "100" : (names.contains("huge") ? "0" : "50")
+            return "{\"title\":\"\(name)\",\"keyword\":[\"\(name)\"],\"data\":[{\"period\":\"2026-09-01\",\"ratio\":\(ratio)}]}"
+        }
+        return HTTPResponse(status: 200, body: Array("{\"results\":[\(results.joined(separator: ","))]}".utf8))
+    }
+}

@@ -180,26 +180,15 @@ final class TrendsEmulatorTests: XCTestCase {
         let comparison = TrendsComparison(kind: .keywords, category: ShoppingCategory(code: "1", path: ["1"]),
                                           series: ["a", "b", "c", "d", "e", "huge"].map(TrendsComparison.Series.keyword),
                                           range: range, filters: TrendsFilters(), by: nil)
-        struct Scripted: HTTPTransport {
-            func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
-                let body = try! JSONParser.parse(request.body ?? [])
-                let names = body["keyword"]!.arrayValue!.map { $0["name"]!.stringValue! }
-                let results = names.map { name -> String in
-                    let ratio = name == "huge" ? "100" : (names.contains("huge") ? "0" : "50")
-                    return "{\"title\":\"\(name)\",\"keyword\":[\"\(name)\"],\"data\":[{\"period\":\"2026-09-01\",\"ratio\":\(ratio)}]}"
-                }
-                return HTTPResponse(status: 200, body: Array("{\"results\":[\(results.joined(separator: ","))]}".utf8))
-            }
-        }
         let keys = DataLabKeys.from(environment: ["NAVER_API_HUB_KEY_ID": "i", "NAVER_API_HUB_KEY": "k"])!
-        let client = DataLabClient(base: URL(string: "http://127.0.0.1:9/shopping/v1")!, keys: keys, transport: Scripted())
+        let client = DataLabClient(base: URL(string: "http://127.0.0.1:9/shopping/v1")!, keys: keys, transport: HugeKeywordDataLab())
         let result = try await TrendsFetcher(client: client, timeout: 5, trace: .off).run(comparison)
         XCTAssertEqual(result.requests, 3, "2 planned, 1 again with another anchor")
         XCTAssertEqual(result.unplaced.map(\.name), ["huge"])
         XCTAssertEqual(result.rows.count, 5)
         let run = await F.run(["keywords", "a", "b", "c", "d", "e", "huge", "--category", "1", "--format", "tsv"] + self.range,
                               environment: ["NAVER_API_HUB_KEY_ID": "i", "NAVER_API_HUB_KEY": "k", "SHOPY_DATALAB_BASE": "http://127.0.0.1:9"],
-                              transport: Scripted())
+                              transport: HugeKeywordDataLab())
         XCTAssertEqual(run.code, 0)
         XCTAssertTrue(run.stderr.contains("cannot put 'huge' on the common scale"), run.stderr)
     }

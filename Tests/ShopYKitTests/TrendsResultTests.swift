@@ -148,25 +148,14 @@ final class TrendsResultTests: XCTestCase {
     }
 
     func testUnplacedSeriesAreOneWarningThroughTheSink() async throws {
-        struct Scripted: HTTPTransport {
-            func send(_ request: HTTPRequest, deadline: ContinuousClock.Instant) async throws(TransportError) -> HTTPResponse {
-                let body = try! JSONParser.parse(request.body ?? [])
-                let names = body["keyword"]!.arrayValue!.map { $0["name"]!.stringValue! }
-                let results = names.map { name -> String in
-                    let ratio = name == "huge" ? "100" : (names.contains("huge") ? "0" : "50")
-                    return "{\"title\":\"\(name)\",\"keyword\":[\"\(name)\"],\"data\":[{\"period\":\"2026-09-01\",\"ratio\":\(ratio)}]}"
-                }
-                return HTTPResponse(status: 200, body: Array("{\"results\":[\(results.joined(separator: ","))]}".utf8))
-            }
-        }
         let environment = ["NAVER_API_HUB_KEY_ID": "i", "NAVER_API_HUB_KEY": "k", "SHOPY_DATALAB_BASE": "http://127.0.0.1:9"]
-        let (context, collected) = context(environment, transport: Scripted())
+        let (context, collected) = context(environment, transport: HugeKeywordDataLab())
         let result = try await parsed(TrendsKeywordsCommand.self, ["a", "b", "c", "d", "e", "huge", "--category", "1"] + range).execute(context)
         XCTAssertEqual(result.unplaced.map(\.name), ["huge"])
         XCTAssertEqual(collected.messages(.warning), ["cannot put 'huge' on the common scale: no series shared with their answer had clicks; left out"])
         XCTAssertEqual(context.io.stderr.text, "", "diagnostics go to the sink, not stderr")
         let run = await F.run(["keywords", "a", "b", "c", "d", "e", "huge", "--category", "1", "--format", "tsv"] + range,
-                              environment: environment, transport: Scripted())
+                              environment: environment, transport: HugeKeywordDataLab())
         XCTAssertTrue(run.stderr.contains("shopy: warning: cannot put 'huge' on the common scale"), run.stderr)
     }
 
