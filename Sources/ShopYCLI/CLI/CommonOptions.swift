@@ -25,6 +25,9 @@ public enum SharedOptions {
         "Give up a request after this many seconds, retries included, counted from when the rate limiter lets it go (default 10).")
 
     /// `--rate N`: requests a second, for the commands that pace several requests (rank, likes refresh).
+    /// `--yes` of the commands that remove everything (after a backup): without it nothing is.
+    public static let yes = Option.flag("yes", help: "Confirm. Without it nothing is removed.")
+
     public static let rate = Option.value("rate", value: "n", help: "At most this many requests a second, 0.1 to 100 (default 8).",
                                           type: .decimal(RateLimiter.rates, unit: "requests a second"), default: 8)
 }

@@ -144,7 +144,7 @@ public struct CatalogClearCommand: ResultCommand {
         options: [yes.spec],
         examples: ["shopy catalog clear --yes"])
 
-    static let yes = Option.flag("yes", help: "Confirm. Without it nothing is removed.")
+    static let yes = SharedOptions.yes
 
     public var confirmed: Bool
 

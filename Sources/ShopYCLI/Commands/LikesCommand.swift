@@ -265,7 +265,7 @@ public struct LikesClearCommand: ResultCommand {
         options: [yes.spec],
         examples: ["shopy likes clear --yes"])
 
-    static let yes = Option.flag("yes", help: "Confirm. Without it nothing is removed.")
+    static let yes = SharedOptions.yes
 
     public var confirmed: Bool
 
