@@ -1,0 +1,312 @@
+// The command line (continued): ShopY.main in process, the request builder, the retry policy.
+
+import Foundation
+import XCTest
+@testable import ShopYCore
+@testable import ShopYCLI
+
+extension CLITests {
+    // MARK: - ShopY.main in process
+
+    func testVersion() async {
+        let run = await Shell.run(["--version"])
+        XCTAssertEqual(run.code, 0)
+        XCTAssertEqual(run.stdout, "shopy \(ShopY.version)\n")
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testRootHelp() async {
+        for arguments in [[String](), ["--help"], ["-h"], ["help"]] {
+            let run = await Shell.run(arguments)
+            XCTAssertEqual(run.code, 0, "\(arguments)")
+            XCTAssertTrue(run.stdout.contains("USAGE: shopy <command>"), "\(arguments)")
+            XCTAssertTrue(run.stdout.contains("search"), "\(arguments)")
+            XCTAssertEqual(run.stderr, "", "\(arguments)")
+        }
+    }
+
+    func testHelpSearch() async {
+        for arguments in [["help", "search"], ["search", "--help"], ["search", "-h"], ["search", "방충망", "-h"]] {
+            let run = await Shell.run(arguments, environment: ["COLUMNS": "70"])
+            XCTAssertEqual(run.code, 0, "\(arguments)")
+            XCTAssertTrue(run.stdout.contains("USAGE: shopy search"), "\(arguments)")
+            XCTAssertTrue(run.stdout.contains("EXAMPLES:"), "\(arguments)")
+            XCTAssertEqual(run.stderr, "", "help never prints the catalog notice: \(arguments)")
+            for line in run.stdout.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 70, "\(arguments): \(line)")
+            }
+        }
+    }
+
+    func testHelpForUnknownCommand() async {
+        let run = await Shell.run(["help", "nosuch"])
+        let (message, hint) = assertFailure(run, code: 64)
+        XCTAssertTrue(message.contains("'nosuch'"), message)
+        XCTAssertNotNil(hint, "a hint says where to look")
+
+        let typo = await Shell.run(["help", "serach"])
+        let (_, typoHint) = assertFailure(typo, code: 64)
+        XCTAssertEqual(typoHint, "did you mean 'search'?")
+    }
+
+    func testUnknownCommand() async {
+        let run = await Shell.run(["serach", "방충망"])
+        let (message, hint) = assertFailure(run, code: 64)
+        XCTAssertEqual(message, "unknown command 'serach'")
+        XCTAssertEqual(hint, "did you mean 'search'?")
+
+        let far = await Shell.run(["frobnicate"])
+        let (_, farHint) = assertFailure(far, code: 64)
+        XCTAssertFalse(farHint?.contains("did you mean") ?? false)
+
+        let option = await Shell.run(["--sort", "asc"])
+        assertFailure(option, code: 64)
+    }
+
+    func testHostileArgumentsCannotBreakTheErrorLine() async {
+        // Arguments are echoed in errors: controls are neutralised, and the error stays one line.
+        for arguments in [["sea\nrch"], ["\u{1B}[2Jsearch"], ["search", "x", "--sort", "a\nb\u{1B}[31m"], ["search", "x", "--\u{9B}31m"]] {
+            let run = await Shell.run(arguments)
+            assertFailure(run, code: 64)
+            XCTAssertFalse(run.stderr.contains("\u{1B}"), "\(arguments)")
+            XCTAssertFalse(run.stderr.unicodeScalars.contains { $0.value == 0x9B }, "\(arguments)")
+        }
+    }
+
+    func testSearchWithoutQuery() async {
+        for arguments in [["search"], ["search", "  "], ["search", "--sort", "asc"], ["search", "--", " "]] {
+            let run = await Shell.run(arguments)
+            let (message, _) = assertFailure(run, code: 64)
+            XCTAssertEqual(message, "search needs a query", "\(arguments)")
+        }
+    }
+
+    func testInvalidSort() async {
+        let run = await Shell.run(["search", "x", "--sort", "price"])
+        let (message, _) = assertFailure(run, code: 64)
+        for value in ["sim", "date", "asc", "dsc"] {
+            XCTAssertTrue(message.contains(value), "lists \(value): \(message)")
+        }
+        XCTAssertTrue(message.contains("'price'"), message)
+    }
+
+    func testSizeBounds() async {
+        for size in ["0", "101", "-1", "ten", "1e2"] {
+            let run = await Shell.run(["search", "x", "--size", size])
+            let (message, _) = assertFailure(run, code: 64)
+            XCTAssertTrue(message.contains("--size"), message)
+        }
+        for size in ["1", "100"] {
+            let run = await Shell.run(["search", "방충망", "--size", size, "--format", "tsv"])
+            XCTAssertEqual(run.code, 0, "size \(size): \(run.stderr)")
+        }
+    }
+
+    func testPageBounds() async {
+        let run = await Shell.run(["search", "x", "--page", "51", "--size", "20"])
+        let (message, hint) = assertFailure(run, code: 64)
+        XCTAssertTrue(message.contains("1,001") || message.contains("1001"), message)
+        XCTAssertTrue(message.contains("limit of 1,000"), "numbers are grouped alike: \(message)")
+        XCTAssertEqual(hint, "the last reachable page at size 20 is 50")
+
+        let reachable = await Shell.run(["search", "x", "--page", "50", "--size", "20", "--format", "json"])
+        XCTAssertEqual(reachable.code, 0, reachable.stderr)
+
+        let deepest = await Shell.run(["search", "방충망", "--page", "10", "--size", "100", "--format", "json"])
+        XCTAssertEqual(deepest.code, 0, deepest.stderr)
+        let json = try? JSONParser.parse(deepest.stdout)
+        XCTAssertEqual(json?["start"], .number("901"))
+
+        let past = await Shell.run(["search", "방충망", "--page", "11", "--size", "100"])
+        let (_, pastHint) = assertFailure(past, code: 64)
+        XCTAssertEqual(pastHint, "the last reachable page at size 100 is 10")
+
+        for page in ["0", "-1", "x"] {
+            do { let r = await Shell.run(["search", "x", "--page", page]); assertFailure(r, code: 64) }
+        }
+        // Default size 20: page 50 is the last.
+        do { let r = await Shell.run(["search", "x", "--page", "51"]); assertFailure(r, code: 64) }
+        // A huge page number is a usage error, not a crash.
+        do { let r = await Shell.run(["search", "x", "--page", "9223372036854775807"]); assertFailure(r, code: 64) }
+    }
+
+    func testJSONAndFormatDisagree() async {
+        let run = await Shell.run(["search", "x", "--json", "--format", "csv"])
+        let (message, _) = assertFailure(run, code: 64)
+        XCTAssertTrue(message.contains("--json") && message.contains("csv"), message)
+        let agree = await Shell.run(["search", "방충망", "--json", "--format", "json"])
+        XCTAssertEqual(agree.code, 0, agree.stderr)
+        do { let r = await Shell.run(["search", "x", "--format", "xml"]); assertFailure(r, code: 64) }
+    }
+
+    func testTimeout() async {
+        for value in ["0", "-1", "abc", "nan", "inf", "3601"] {
+            let run = await Shell.run(["search", "x", "--timeout", value])
+            let (message, _) = assertFailure(run, code: 64)
+            XCTAssertTrue(message.contains("--timeout"), "\(value): \(message)")
+        }
+        let ok = await Shell.run(["search", "방충망", "--timeout", "0.5"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+    }
+
+    func testSourceNaverWithoutKeys() async {
+        for environment: [String: String] in [[:], ["NAVER_CLIENT_ID": "abc"], ["NAVER_CLIENT_SECRET": "def"], ["NAVER_CLIENT_ID": " ", "NAVER_CLIENT_SECRET": "def"]] {
+            let run = await Shell.run(["search", "방충망", "--source", "naver"], environment: environment)
+            let (message, _) = assertFailure(run, code: 77)
+            XCTAssertTrue(message.contains("NAVER_CLIENT_ID"), message)
+            XCTAssertTrue(message.contains("NAVER_CLIENT_SECRET"), message)
+        }
+    }
+
+    func testBadAPIBase() async {
+        let run = await Shell.run(["search", "방충망", "--source", "naver"],
+                                  environment: ["NAVER_CLIENT_ID": "a", "NAVER_CLIENT_SECRET": "b", "SHOPY_API_BASE": "ftp://example.com"])
+        let (message, _) = assertFailure(run, code: 1)
+        XCTAssertTrue(message.contains("SHOPY_API_BASE"), message)
+    }
+
+    func testInvalidExcludeAndSource() async {
+        let exclude = await Shell.run(["search", "x", "--exclude", "used,rentl"])
+        let (message, hint) = assertFailure(exclude, code: 64)
+        XCTAssertTrue(message.contains("rentl"), message)
+        XCTAssertEqual(hint, "did you mean 'rental'?")
+        do { let r = await Shell.run(["search", "x", "--source", "google"]); assertFailure(r, code: 64) }
+    }
+
+    // MARK: - RequestBuilder
+
+    var naver: URL { URL(string: "https://openapi.naver.com")! }
+
+    func query(of url: URL) -> String {
+        let text = url.absoluteString
+        guard let q = text.range(of: "?query=") else { return "" }
+        let rest = text[q.upperBound...]
+        return String(rest.prefix { $0 != "&" })
+    }
+
+    func testPercentEncoding() {
+        let cases: [(String, String)] = [
+            ("1+1", "1%2B1"),
+            ("a&b", "a%26b"),
+            ("a=b", "a%3Db"),
+            ("#1", "%231"),
+            ("100%", "100%25"),
+            ("a b", "a%20b"),
+            ("방충망", "%EB%B0%A9%EC%B6%A9%EB%A7%9D"),
+            ("고양이 스크래쳐", "%EA%B3%A0%EC%96%91%EC%9D%B4%20%EC%8A%A4%ED%81%AC%EB%9E%98%EC%B3%90"),
+            ("AZaz09-._~", "AZaz09-._~"),
+            ("a/b?c", "a%2Fb%3Fc"),
+            ("😀", "%F0%9F%98%80"),
+            ("'\"<>", "%27%22%3C%3E"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(RequestBuilder.percentEncode(text), expected, text)
+            let url = RequestBuilder.url(base: naver, request: SearchRequest(query: text))
+            XCTAssertEqual(query(of: url), expected, text)
+            // What a server decodes is exactly what was typed.
+            XCTAssertEqual(expected.removingPercentEncoding, text)
+        }
+    }
+
+    func testRequestURL() {
+        let url = RequestBuilder.url(base: naver, request: SearchRequest(query: "1+1", sort: .dsc, start: 41, display: 20))
+        XCTAssertEqual(url.absoluteString, "https://openapi.naver.com/v1/search/shop.json?query=1%2B1&display=20&start=41&sort=dsc")
+        XCTAssertEqual(url.host, "openapi.naver.com")
+        XCTAssertEqual(url.path, "/v1/search/shop.json")
+    }
+
+    func testRequestURLBases() {
+        let request = SearchRequest(query: "x")
+        let plain = RequestBuilder.url(base: naver, request: request).absoluteString
+        XCTAssertEqual(RequestBuilder.url(base: URL(string: "https://openapi.naver.com/")!, request: request).absoluteString, plain)
+        XCTAssertEqual(RequestBuilder.url(base: URL(string: "https://openapi.naver.com//")!, request: request).absoluteString, plain)
+        XCTAssertEqual(RequestBuilder.url(base: URL(string: "http://127.0.0.1:8080/proxy/naver/")!, request: request).absoluteString,
+                       "http://127.0.0.1:8080/proxy/naver/v1/search/shop.json?query=x&display=20&start=1&sort=sim")
+        XCTAssertEqual(RequestBuilder.url(base: URL(string: "http://127.0.0.1:8080/proxy")!, request: request).absoluteString,
+                       "http://127.0.0.1:8080/proxy/v1/search/shop.json?query=x&display=20&start=1&sort=sim")
+    }
+
+    func testRequestURLFilterAndExclude() {
+        let pay = RequestBuilder.url(base: naver, request: SearchRequest(query: "x", naverPayOnly: true, exclude: [.cbshop, .used]))
+        XCTAssertEqual(pay.absoluteString,
+                       "https://openapi.naver.com/v1/search/shop.json?query=x&display=20&start=1&sort=sim&filter=naverpay&exclude=used:cbshop")
+        // A stable order however the set was built.
+        var seen = Set<String>()
+        for kinds in [[ExcludeKind.cbshop, .rental, .used], [.used, .rental, .cbshop], [.rental, .cbshop, .used]] {
+            for _ in 0..<5 {
+                seen.insert(RequestBuilder.url(base: naver, request: SearchRequest(query: "x", exclude: Set(kinds))).absoluteString)
+            }
+        }
+        XCTAssertEqual(seen, ["https://openapi.naver.com/v1/search/shop.json?query=x&display=20&start=1&sort=sim&exclude=used:rental:cbshop"])
+        XCTAssertFalse(RequestBuilder.url(base: naver, request: SearchRequest(query: "x")).absoluteString.contains("exclude"))
+        XCTAssertFalse(RequestBuilder.url(base: naver, request: SearchRequest(query: "x")).absoluteString.contains("filter"))
+    }
+
+    func testSearchCommandBuildsTheRequest() throws {
+        let parsed = try XCTUnwrap(parse(["고양이", "스크래쳐", "--page", "3", "--size", "15", "--sort", "date",
+                                          "--exclude", "cbshop,used", "--naverpay"]))
+        let command = try SearchCommand(parsed)
+        XCTAssertEqual(command.request, SearchRequest(query: "고양이 스크래쳐", sort: .date, start: 31, display: 15,
+                                                      naverPayOnly: true, exclude: [.used, .cbshop]))
+    }
+
+    func testBaseFromEnvironment() throws {
+        XCTAssertEqual(try RequestBuilder.base(from: [:]).absoluteString, "https://openapi.naver.com")
+        XCTAssertEqual(try RequestBuilder.base(from: ["SHOPY_API_BASE": ""]).absoluteString, "https://openapi.naver.com")
+        XCTAssertEqual(try RequestBuilder.base(from: ["SHOPY_API_BASE": "http://127.0.0.1:8080"]).absoluteString, "http://127.0.0.1:8080")
+        XCTAssertEqual(try RequestBuilder.base(from: ["SHOPY_API_BASE": " HTTPS://mirror.example/api/ "]).host, "mirror.example")
+        for bad in ["ftp://example.com", "openapi.naver.com", "file:///etc/passwd", "javascript:alert(1)", "http://", "https://x.example/?a=b",
+                    "127.0.0.1:8080", "mailto:a@b.c"] {
+            do throws(SourceError) {
+                let url = try RequestBuilder.base(from: ["SHOPY_API_BASE": bad])
+                XCTFail("\(bad) accepted as \(url)")
+            } catch {
+                XCTAssertEqual(error, .invalidBaseURL(bad), bad)
+                XCTAssertEqual(ExitCode(for: error), .failure)
+            }
+        }
+    }
+
+    // MARK: - RetryPolicy
+
+    func testRetryDelayBounds() {
+        let policy = RetryPolicy()
+        for retry in 1...12 {
+            let full = min(policy.maxDelay, policy.baseDelay * Double(1 << (retry - 1)))
+            for random in [0.0, 0.25, 0.5, 0.999, 1.0] {
+                let delay = policy.delay(retry: retry, retryAfter: nil, random: random)
+                XCTAssertGreaterThanOrEqual(delay, full / 2, "retry \(retry) random \(random)")
+                XCTAssertLessThanOrEqual(delay, full, "retry \(retry) random \(random)")
+                XCTAssertLessThanOrEqual(delay, policy.maxDelay)
+            }
+        }
+        XCTAssertEqual(policy.delay(retry: 1, retryAfter: nil, random: 0), 0.125, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(retry: 1, retryAfter: nil, random: 1), 0.25, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(retry: 3, retryAfter: nil, random: 1), 1.0, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(retry: 30, retryAfter: nil, random: 1), 8, accuracy: 1e-9)
+        // Retry-After is honoured as a minimum.
+        XCTAssertEqual(policy.delay(retry: 1, retryAfter: 3, random: 0.5), 3, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(retry: 5, retryAfter: 0.01, random: 1), 4, accuracy: 1e-9)
+        // Later retries never wait less than earlier ones at the same draw.
+        for random in [0.0, 0.5, 1.0] {
+            let delays = (1...10).map { policy.delay(retry: $0, retryAfter: nil, random: random) }
+            XCTAssertEqual(delays, delays.sorted(), "random \(random)")
+        }
+    }
+
+    func testRetryAfterParsing() {
+        let now = Date(timeIntervalSince1970: 1_445_412_480 - 30)  // 30 s before Wed, 21 Oct 2015 07:28:00 GMT
+        XCTAssertEqual(RetryPolicy.retryAfter("5", now: now), 5)
+        XCTAssertEqual(RetryPolicy.retryAfter("0", now: now), 0)
+        XCTAssertEqual(RetryPolicy.retryAfter(" 120 ", now: now), 120)
+        XCTAssertNil(RetryPolicy.retryAfter(nil, now: now))
+        XCTAssertNil(RetryPolicy.retryAfter("", now: now))
+        XCTAssertNil(RetryPolicy.retryAfter("soon", now: now))
+        XCTAssertNil(RetryPolicy.retryAfter("-3", now: now))
+        let date = RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: now)
+        XCTAssertNotNil(date)
+        XCTAssertEqual(date ?? -1, 30, accuracy: 0.001)
+        // A date in the past means: now.
+        XCTAssertEqual(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: now.addingTimeInterval(3600)), 0)
+    }
+}
