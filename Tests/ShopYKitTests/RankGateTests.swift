@@ -74,3 +74,22 @@ final class RankGateTests: XCTestCase {
         XCTAssertFalse(admitted, "a cancelled scan's waiters return, unsent")
     }
 }
+
+/// A server reporting the largest total there is still gets its scan reported (it is a total,
+/// not "not known yet").
+final class RankHugeTotalTests: XCTestCase {
+    struct HugeTotalSource: ProductSource {
+        var kind: SourceKind { .catalog }
+        func search(_ request: SearchRequest) async throws -> SearchPage {
+            let items = (0..<request.display).map { i in Product(productId: String(request.start + i), title: "상품 \(request.start + i)") }
+            return SearchPage(query: request.query, sort: request.sort, source: .catalog, total: Int.max, start: request.start,
+                              display: request.display, items: items)
+        }
+    }
+
+    func testATotalOfIntMaxIsATotal() async throws {
+        let outcome = try await RankScan.run(RankQuery(keyword: "x", productID: "150", depth: 300), source: HugeTotalSource(), pacer: nil)
+        XCTAssertEqual(outcome.total, Int.max)
+        XCTAssertEqual(outcome.matches.map(\.rank), [150])
+    }
+}

@@ -102,7 +102,9 @@ public enum RankScan {
         let maxInFlight = 6
         let pacer = source.kind == .catalog ? nil : pacer
         var results = [SearchPage?](repeating: nil, count: pages.count)
-        var total = Int.max
+        // The total the answers report (the smallest); nil until the first answer comes back.
+        var reported: Int?
+        var total: Int { reported ?? Int.max }
         var stopAt = pages.count  // no page at or after this index is needed
 
         try await withThrowingTaskGroup(of: (Int, SearchPage?).self) { group in
@@ -128,7 +130,7 @@ public enum RankScan {
                 inFlight -= 1
                 if let answer {
                     results[index] = answer
-                    total = min(total, answer.total)
+                    reported = min(reported ?? answer.total, answer.total)
                     pacer?.learn(total: answer.total)
                 }
                 if !query.all {
@@ -167,6 +169,6 @@ public enum RankScan {
                 }
             }
         }
-        return Outcome(matches: matches, scannedTo: scannedTo, total: total == Int.max ? 0 : max(0, total), requests: pacer?.sent)
+        return Outcome(matches: matches, scannedTo: scannedTo, total: max(0, reported ?? 0), requests: pacer?.sent)
     }
 }
