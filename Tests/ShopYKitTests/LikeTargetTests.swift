@@ -62,3 +62,31 @@ final class LikeTargetTests: XCTestCase {
         XCTAssertTrue(io.stdout.text.contains("\"sort\": \"change\""), io.stdout.text)
     }
 }
+
+/// A negative price is damage wherever a like comes from: an import, or a likes.json edited by hand.
+final class NegativePriceTests: StoreDirectoryTestCase {
+    func testAnImportWithANegativePriceIsRefusedWhole() async throws {
+        let file = directory + "/export.json"
+        try Data(#"{"likes":[{"productId":"1","title":"a","price":-1,"likedAt":"2026-12-01T00:00:00Z"}]}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let io = IO.capture(environment: ["SHOPY_HOME": directory + "/home"])
+        let code = await ShopY.main(["likes", "import", file], io: io, transport: NoNetworkTransport())
+        XCTAssertEqual(code, 65, io.stderr.text)
+        XCTAssertTrue(io.stderr.text.contains("negative \"price\""), io.stderr.text)
+    }
+
+    func testAHandEditedNegativePriceIsDamage() async throws {
+        let home = directory + "/home"
+        _ = await ShopY.main(["like", "--id", "80285861246"], io: .capture(environment: ["SHOPY_HOME": home]), transport: NoNetworkTransport())
+        let path = home + "/likes.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: #""likedPrice" : "#, with: #""likedPrice" : -"#)
+            .replacingOccurrences(of: #""likedPrice":"#, with: #""likedPrice":-"#)
+        XCTAssertNotEqual(edited, text, "the snapshot carries a likedPrice to edit")
+        try edited.write(toFile: path, atomically: false, encoding: .utf8)
+        try? FileManager.default.removeItem(atPath: home + "/likes.index")
+        let io = IO.capture(environment: ["SHOPY_HOME": home])
+        let code = await ShopY.main(["likes", "--json"], io: io, transport: NoNetworkTransport())
+        XCTAssertEqual(code, 65, io.stderr.text)
+        XCTAssertTrue(io.stderr.text.contains("negative \"likedPrice\""), io.stderr.text)
+    }
+}

@@ -124,6 +124,12 @@ extension LikeCollection {
                             problem = StoredValueError("has a non-integer \"\(field)\"")
                             return
                         }
+                        // Prices and the product type are never negative (the mapper drops such
+                        // answers): a negative one is damage, not a price to show.
+                        guard value >= 0 else {
+                            problem = StoredValueError("has a negative \"\(field)\"")
+                            return
+                        }
                         if kind == .price { price = value }
                     case .categories:
                         if isNull { return }

@@ -42,6 +42,8 @@ public struct Like: Equatable, Sendable {
             case nil, .null?: return nil
             case .number(let n)?:
                 guard let value = Int(n) else { throw StoredValueError("has a non-integer \"\(key)\"") }
+                // Prices and the product type are never negative (as `LikeCollection`'s check says).
+                guard value >= 0 else { throw StoredValueError("has a negative \"\(key)\"") }
                 return value
             case let other?: throw StoredValueError("has \(other.kindName) for \"\(key)\"")
             }
