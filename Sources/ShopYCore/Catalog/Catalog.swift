@@ -99,18 +99,18 @@ public final class Catalog: Sendable {
     }
 
     /// Answers a request the way the API would: one page, titles bolded. Only the page's items
-    /// are decoded.
+    /// are decoded (and, sorted by relevance, only the page's items ranked).
     public func search(_ request: SearchRequest) -> WireSearchResponse {
-        let order = hits(for: request)
+        let from = max(request.start - 1, 0)
+        let (total, order) = CatalogMatcher(request: request).matches(in: segments, first: from > Int.max - max(request.display, 0) ? Int.max : from + max(request.display, 0))
         let terms = Catalog.terms(of: request.query)
-        let from = request.start - 1
         let page = from < order.count ? Array(order[from..<min(order.count, from + request.display)]) : []
         let found = page.compactMap { hit -> WireItem? in
             guard var item = parts[hit.segment].item(at: hit.ordinal) else { return nil }
             item.title = Catalog.bold(item.title, terms: terms)
             return item
         }
-        return WireSearchResponse(total: order.count, start: request.start, display: found.count, items: found)
+        return WireSearchResponse(total: total, start: request.start, display: found.count, items: found)
     }
 
     // MARK: - Bolding

@@ -100,6 +100,11 @@ public final class CatalogIndex: @unchecked Sendable {
                       flags: CatalogIndexFormat.Flags(rawValue: base[at + 40]))
     }
 
+    /// The byte at `offset`, 0 past the end (a load that brings its line into cache).
+    @inline(__always) func byte(_ offset: Int) -> UInt8 {
+        offset < base.count ? base.load(fromByteOffset: offset, as: UInt8.self) : 0
+    }
+
     func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: base.bindMemory(to: UInt8.self)[range])
     }
@@ -141,12 +146,6 @@ public final class CatalogIndex: @unchecked Sendable {
     /// pages are read again from the page cache if needed); nothing for an index in memory.
     func releasePages(ordinals: Range<Int>) {
         advise(ordinals, MADV_DONTNEED, inward: true)
-    }
-
-    /// Maps the pages of these items' records and texts in one call (MADV_POPULATE_READ; where
-    /// the kernel lacks it, they are faulted in as they are read).
-    func populatePages(ordinals: Range<Int>) {
-        advise(ordinals, 22 /* MADV_POPULATE_READ, Linux 5.14 */, inward: false)
     }
 
     private func advise(_ ordinals: Range<Int>, _ advice: Int32, inward: Bool) {
