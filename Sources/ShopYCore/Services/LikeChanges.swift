@@ -27,7 +27,7 @@ public enum LikeChanges {
     }
 
     package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
-                            catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
+                            catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
         try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
@@ -64,7 +64,7 @@ public enum LikeChanges {
     }
 
     package static func unlike(_ targets: [LikeTarget], store: SettingsStore,
-                              catalog: @escaping LikeResolution.CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws -> [Change] {
+                              catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
         try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
             // A row always resolves to a product; an id may be one no listing shows.
             let id = product?.productId ?? target.text

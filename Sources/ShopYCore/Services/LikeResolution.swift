@@ -4,11 +4,15 @@ package enum LikeResolution {
     /// Looks a productId up in the catalog a command sees (embedded plus local).
     package typealias CatalogLookup = @Sendable (String) -> WireItem?
 
+    /// The embedded items only (callers with a context pass `context.catalogLookup`, which adds
+    /// the local catalog).
+    package static let embeddedOnly: CatalogLookup = { Catalog.embeddedItem(productId: $0) }
+
     /// Each target with its product; nil for an id that no listing or catalog holds (unliking
     /// needs no snapshot, liking does: the check is the caller's). `catalog` finds ids no
     /// listing shows (default: the embedded items only).
     package static func resolve(_ targets: [LikeTarget], listing: LastListing?,
-                                catalog: CatalogLookup = { Catalog.embeddedItem(productId: $0) }) throws(SelectionError) -> [(LikeTarget, Product?)] {
+                                catalog: CatalogLookup = LikeResolution.embeddedOnly) throws(SelectionError) -> [(LikeTarget, Product?)] {
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
