@@ -1,10 +1,16 @@
 import Foundation
 
-/// Paces a scan's requests and counts those that leave: every request waits for the rate
-/// limiter. A page after the first waits for the first answer (its `total`), then for the
-/// limiter, and is admitted only when the limiter releases it *and* it starts within the total
-/// known then: no page past `total` is ever sent, however many were queued. Retries (the
-/// client's `beforeRequest`) wait for the limiter again and are counted too.
+/// Paces a scan's requests and counts those that leave: every request takes its turn at the rate
+/// limiter. A page after the first also waits for the first answer (its `total`), and is
+/// admitted only when its turn has come *and* it starts within the total known then: no page
+/// past `total` is ever sent, however many were queued.
+///
+/// A page takes its turn before it waits for the total, so waiting costs no turns: when the
+/// total comes, the pages whose turns passed meanwhile go together, and the rest at theirs. No
+/// request ever goes before its turn (by any time t after the scan's start, at most 1 + t × rate
+/// have gone), and the scan ends when the rate alone would end it, not one round trip later.
+/// A scan has at most 11 pages, so at a rate up to 10 no second holds more than 10 of them.
+/// Retries (the client's `beforeRequest`) wait for the limiter again and are counted too.
 package final class ScanPacer: Sendable {
     private let limiter: RateLimiter
     private let counter = RequestCounter()
@@ -34,11 +40,14 @@ package final class ScanPacer: Sendable {
         }
     }
 
-    /// Waits for the limiter to release a page starting at `start`, then checks the gate: true
-    /// (and counted) when the page may go; false when it would start past the known total.
+    /// Waits for the turn of a page starting at `start`, then (after the first page) for the
+    /// total, then checks the gate: true (and counted) when the page may go; false when it would
+    /// start past the known total.
     package func admit(start: Int) async -> Bool {
+        await limiter.acquire()
         if start > 1 { await gate.waitUntilKnown() }
-        await pace()
+        // After both waits, so that a page does not go out into a path that dropped meanwhile.
+        if let holdForPath, await holdForPath() { await limiter.acquire() }
         guard !Task.isCancelled, gate.allows(start) else { return false }
         counter.add()
         return true
