@@ -26,9 +26,10 @@ public struct Context: Sendable {
 
     /// Finds a productId in the catalog commands see (embedded plus local): `like --id`,
     /// `open --id` and `copy --id` on an item no listing shows.
+    /// The catalog is opened at the first id looked up and kept for the others of one command.
     package var catalogLookup: LikeResolution.CatalogLookup {
-        let catalog = self.catalog
-        return { id in catalog().item(productId: id) }
+        let opened = OpenedOnce(self.catalog)
+        return { id in opened.value.item(productId: id) }
     }
 
     /// Whether `catalog` is the default (the embedded items plus the local catalog in SHOPY_HOME).
