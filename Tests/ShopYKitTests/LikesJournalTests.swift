@@ -217,9 +217,10 @@ final class LikesJournalTests: XCTestCase {
         try change(store) { $0.add(like("1")) }
         try change(store) { $0.add(like("2")) }
         // A journal that names another generation: what a compaction stopped after replacing the
-        // snapshot leaves. Its changes are in the snapshot already; replaying them would be wrong.
+        // snapshot leaves. Its changes are in the snapshot already (2 was liked, 5 unliked).
+        let two = try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like("2").json)))
         let stale = LikesJournal.header(generation: "00000000000000000000000000000000")
-            + LikesJournal.line([.remove("1"), .remove("2")])
+            + LikesJournal.line([.add(two), .remove("5")])
         _ = FileManager.default.createFile(atPath: files.journal, contents: Data(stale))
         XCTAssertEqual(try ids(store), ["1", "2"])
         let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
@@ -227,6 +228,8 @@ final class LikesJournalTests: XCTestCase {
         try change(store) { $0.add(like("3")) }
         XCTAssertEqual(try ids(store), ["1", "2", "3"])
         XCTAssertFalse(journalLines(files).contains { $0.contains("\"unlike\"") }, "the stale journal is gone")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { $0.contains("aside") }, [],
+                       "folded: removed, not kept aside")
     }
 
 }

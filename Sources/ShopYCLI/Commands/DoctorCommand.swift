@@ -11,7 +11,7 @@ public struct DoctorCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "doctor",
         abstract: "Check shopy's files; with --repair, move damaged ones aside and start fresh.",
-        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed. A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
+        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed (one naming another likes.json with changes this one lacks is moved aside). A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
         options: [repairOption.spec] + formats.specs,
         examples: ["shopy doctor", "shopy doctor --repair"])
 

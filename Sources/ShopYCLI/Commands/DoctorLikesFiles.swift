@@ -42,8 +42,12 @@ extension DoctorCommand {
             let backup = try LikesCommit.trimTornTail(contents, files: files)
             journal.actions.append("torn last line (\(contents.tornBytes) bytes) saved to \(backup ?? "?") and trimmed")
         case "stale":
-            try LikesCommit.removeJournal(files)
-            journal.actions.append("removed: its changes are in likes.json already")
+            let base = try LikesBase.load(files, readJournal: false)
+            if let aside = try LikesCommit.retireStaleJournal(base) {
+                journal.actions.append("moved aside to \(aside): some of its changes are not in likes.json")
+            } else {
+                journal.actions.append("removed: its changes are in likes.json already")
+            }
         default:
             break
         }
@@ -117,7 +121,12 @@ extension DoctorCommand {
             let transactions = max(contents.lines - 1, 0)
             if contents.generation == nil || contents.generation != base.generation {
                 journal.status = "stale"
-                journal.problem = "it continues another likes.json: a compaction folded it in and was stopped before removing it (ignored; --repair removes it)"
+                if (try? LikesCommit.isFolded(contents.changes, into: base)) == true {
+                    journal.problem = "it continues another likes.json: a compaction folded it in and was stopped before removing it (ignored; --repair removes it)"
+                } else {
+                    let count = Plural.count(contents.changes.count, "change")
+                    journal.problem = "it continues another likes.json (was likes.json's first line edited?) and its \(count) are not all in likes.json: ignored; the next change or --repair keeps it aside as likes.journal.aside-TIME.jsonl"
+                }
             } else if contents.tornBytes > 0 {
                 journal.status = "torn"
                 journal.problem = "its last line is torn (\(contents.tornBytes) bytes: a write cut short by a crash, never acknowledged; ignored; --repair saves it aside and trims it)"

@@ -52,7 +52,7 @@ package enum LikesCommit {
             try compact(value.storedElements(), base: base)
             return
         }
-        if base.staleJournal { try removeJournal(files) }
+        if base.staleJournal { try retireStaleJournal(base) }
         if let journal = base.journal, journal.tornBytes > 0 { try trimTornTail(journal, files: files) }
         if base.index == nil { try rebuildIndex(base) }
         try append(line, generation: base.generation!, fresh: base.journal == nil || base.staleJournal, files: files)
@@ -100,6 +100,8 @@ package enum LikesCommit {
         let document = base.snapshotInfo == nil ? SuiteDocument(schema: Suite.likes.schema) : try base.snapshot().document
         if let failure = base.failure { throw failure }
         try step(.loaded)
+        // Checked against the snapshot it sits beside, before that one is replaced.
+        if base.staleJournal { try retireStaleJournal(base) }
         let generation = newGeneration()
         let (pieces, entries) = snapshotPieces(document, elements, generation: generation)
         try FileIO.atomicWrite(pieces: pieces, to: files.snapshot)

@@ -1,0 +1,68 @@
+// The likes journal (continued): a journal naming another likes.json whose changes are not all
+// in this one (likes.json's first line edited by hand) is kept aside, never deleted unseen: by
+// the next append, by the next compaction, and by doctor --repair, which also tells it apart.
+
+import Foundation
+import XCTest
+@testable import ShopYCore
+@testable import ShopYCLI
+
+extension LikesJournalTests {
+    /// likes.json holding 1 and 2, and a journal of another generation that liked 7 and unliked 1.
+    func storeWithAnUnfoldedStaleJournal(_ name: String, journalLimit: Int = 1 << 20) throws -> (SettingsStore, [UInt8]) {
+        let store = SettingsStore(directory: directory + "/" + name, journalLimit: journalLimit)
+        try change(store) { $0.add(like("1")); $0.add(like("2")) }
+        let seven = try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like("7").json)))
+        let journal = LikesJournal.header(generation: "ffffffffffffffffffffffffffffffff") + LikesJournal.line([.add(seven), .remove("1")])
+        _ = FileManager.default.createFile(atPath: store.likesFiles.journal, contents: Data(journal))
+        return (store, journal)
+    }
+
+    func asides(_ store: SettingsStore) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { $0.hasPrefix("likes.journal.aside-") }
+    }
+
+    func testAnUnfoldedStaleJournalIsKeptAsideByTheNextAppend() throws {
+        let (store, journal) = try storeWithAnUnfoldedStaleJournal("append")
+        XCTAssertEqual(try ids(store), ["1", "2"], "ignored: it continues another likes.json")
+        try change(store) { $0.add(like("3")) }
+        XCTAssertEqual(try ids(store), ["1", "2", "3"])
+        let kept = try asides(store)
+        XCTAssertEqual(kept.count, 1, "kept aside, not deleted")
+        XCTAssertEqual(contents(store.directory + "/" + kept[0]), journal, "byte for byte")
+    }
+
+    func testAnUnfoldedStaleJournalIsKeptAsideByTheNextCompaction() throws {
+        let (store, journal) = try storeWithAnUnfoldedStaleJournal("compaction", journalLimit: 1)
+        try change(store) { $0.add(like("3")) }  // a limit of 1 byte: this write compacts
+        XCTAssertEqual(try ids(store), ["1", "2", "3"])
+        XCTAssertNil(contents(store.likesFiles.journal))
+        let kept = try asides(store)
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(contents(store.directory + "/" + kept[0]), journal)
+    }
+
+    func testDoctorTellsAnUnfoldedStaleJournalFromAFoldedOneAndRepairKeepsItAside() throws {
+        let (store, journal) = try storeWithAnUnfoldedStaleJournal("doctor")
+        let files = store.likesFiles
+        let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
+        let report = doctor.checkLikes(files)[1]
+        XCTAssertEqual(report.status, "stale")
+        XCTAssertTrue(report.problem?.contains("2 changes are not all in likes.json") == true, report.problem ?? "")
+        let repair = try DoctorCommand(try ArgumentParser.parse(["--repair"], for: DoctorCommand.spec, commandPath: "doctor"))
+        let actions = try repair.likesReports(store: store, now: Date())[1].actions
+        XCTAssertEqual(actions.count, 1)
+        XCTAssertTrue(actions[0].hasPrefix("moved aside to " + store.directory + "/likes.journal.aside-"), actions[0])
+        XCTAssertNil(contents(files.journal))
+        XCTAssertEqual(try asides(store).compactMap { contents(store.directory + "/" + $0) }, [journal])
+
+        // A folded one (its changes are all in likes.json) is named as such and removed.
+        let two = try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like("2").json)))
+        _ = FileManager.default.createFile(atPath: files.journal, contents: Data(LikesJournal.header(generation: "ffffffffffffffffffffffffffffffff")
+            + LikesJournal.line([.add(two), .remove("9")])))
+        XCTAssertTrue(doctor.checkLikes(files)[1].problem?.contains("a compaction folded it in") == true)
+        XCTAssertEqual(try repair.likesReports(store: store, now: Date())[1].actions, ["removed: its changes are in likes.json already"])
+        XCTAssertNil(contents(files.journal))
+        XCTAssertEqual(try asides(store).count, 1, "no second aside")
+    }
+}
