@@ -194,5 +194,9 @@ final class TrendsWidgetOptionsTests: XCTestCase {
         XCTAssertEqual(defaults.size, 20)
         XCTAssertEqual(BrowseCommand.sizeOption.spec.help, SearchCommand.size.spec.help)
         XCTAssertEqual(BrowseCommand.sortOption.spec.choices, SearchCommand.sort.spec.choices)
+        XCTAssertEqual(defaults.timeout, 10, "each load gives up after 10 s unless told")
+        XCTAssertEqual(try parse(BrowseCommand.self, ["--timeout", "2.5"], path: "browse").timeout, 2.5)
+        XCTAssertNotNil(usageError { _ = try parse(BrowseCommand.self, ["--timeout", "0"], path: "browse") })
+        XCTAssertTrue(ConfigKey.all.first { $0.name == "timeout" }!.applies(to: "browse"), "the timeout config and SHOPY_TIMEOUT reach browse")
     }
 }

@@ -13,17 +13,19 @@ public struct BrowseCommand: Command {
         abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
         discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
         arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
-        options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec],
+        options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec, timeoutOption.spec],
         examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])
 
     /// Search's own declarations: the same values, the same checks; only the help of --sort differs.
     static let sortOption = SearchCommand.sort.withHelp("The first sort of Search: sim (default), date, asc or dsc; s changes it.")
     static let sizeOption = SearchCommand.size
+    static let timeoutOption = SharedOptions.timeout.withHelp("Give up each load (a page, Home's sections, a reload) after this many seconds, retries included (default 10).")
 
     public var query: String?
     public var sort: ShopYCore.SortOrder
     public var size: Int
     public var source: SourceKind?
+    public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         let joined = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
@@ -32,6 +34,7 @@ public struct BrowseCommand: Command {
         sort = try Self.sortOption.read(parsed)
         size = try Self.sizeOption.read(parsed)
         source = try SharedOptions.source.read(parsed)
+        timeout = try Self.timeoutOption.read(parsed)
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -44,7 +47,7 @@ public struct BrowseCommand: Command {
         var quiet = Context(io: io, transport: context.transport, store: context.store, network: context.network, catalog: context.catalog)
         quiet.diagnosticsSink = DiscardedDiagnostics()
         let terminal = BrowseTerminal(modes: modes, color: context.io.colorEnabled(terminal: true))
-        let services = try LiveBrowseServices(context: quiet, source: source, timeout: 10, terminalWrite: { [terminal] in terminal.writeRaw($0) })
+        let services = try LiveBrowseServices(context: quiet, source: source, timeout: timeout, terminalWrite: { [terminal] in terminal.writeRaw($0) })
         services.withTerminalReleased = { [terminal] body in terminal.released(body) }
         let initial = BrowseState(source: services.sourceKind, tab: query == nil ? .home : .search, query: query, sort: sort, size: size)
         let status: Int32 = await withCheckedContinuation { continuation in

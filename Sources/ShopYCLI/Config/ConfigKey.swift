@@ -47,8 +47,8 @@ public struct ConfigKey: Sendable {
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "rate", in: RateLimiter.rates, unit: "requests a second")).map(ConfigKey.plain)
                   }),
-        ConfigKey(name: "timeout", help: "Seconds before a search, popular, rank or trends request gives up.", accepts: "seconds, more than 0 and at most 3600",
-                  variable: "SHOPY_TIMEOUT", option: "timeout", commands: ["search", "popular", "rank", "trends"], builtIn: "10", choices: [],
+        ConfigKey(name: "timeout", help: "Seconds before a search, popular, rank, trends or browse request gives up.", accepts: "seconds, more than 0 and at most 3600",
+                  variable: "SHOPY_TIMEOUT", option: "timeout", commands: ["search", "popular", "rank", "trends", "browse"], builtIn: "10", choices: [],
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)).map(ConfigKey.plain)
                   }),
