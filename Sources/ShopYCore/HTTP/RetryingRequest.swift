@@ -43,9 +43,17 @@ package struct RetryingRequest: Sendable {
         let clock = ContinuousClock()
         let tag = label.map { "[\($0)] " } ?? ""
         var attempt = 0
+        var retried: Failure?
         while true {
             attempt += 1
-            if attempt > 1, let beforeRetry { await beforeRetry() }
+            if let retried, let beforeRetry {
+                // The gate (a rate limiter, a path that is down) may hold a retry longer than the
+                // deadline allows: the retried error stands at the deadline, and nothing is sent.
+                guard await Self.pass(beforeRetry, before: deadline) else {
+                    trace("\(tag)no time left for a retry within --timeout")
+                    throw retried
+                }
+            }
             for line in requestTrace { trace(line) }
             let started = clock.now
             let response: HTTPResponse
@@ -84,6 +92,59 @@ package struct RetryingRequest: Sendable {
                 try await Task.sleep(until: wake, clock: clock)
             } catch {
                 throw failure
+            }
+            retried = failure
+        }
+    }
+
+    /// Waits for `gate`, but not past `deadline`: true when it let the request go with time left
+    /// (or the task was cancelled: the transport then says so, as before); false at the deadline.
+    /// A gate still waiting then is cancelled and not awaited (a path hold ignores cancellation
+    /// until its own timeout); a rate limiter's turn given up so is not counted as a request sent.
+    static func pass(_ gate: @escaping @Sendable () async -> Void, before deadline: ContinuousClock.Instant) async -> Bool {
+        let outcome = FirstOutcome()
+        let waiting = Task {
+            await gate()
+            outcome.settle(!Task.isCancelled)
+        }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: ContinuousClock())
+            outcome.settle(false)
+        }
+        let opened = await withTaskCancellationHandler {
+            await outcome.value()
+        } onCancel: {
+            outcome.settle(true)
+        }
+        waiting.cancel()
+        timer.cancel()
+        return opened && (Task.isCancelled || ContinuousClock.now < deadline)
+    }
+
+    /// The first of several answers, handed to one waiter.
+    private final class FirstOutcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var settled: Bool?
+        private var waiter: CheckedContinuation<Bool, Never>?
+
+        func settle(_ answer: Bool) {
+            let resumed: CheckedContinuation<Bool, Never>? = lock.withLock {
+                guard settled == nil else { return nil }
+                settled = answer
+                defer { waiter = nil }
+                return waiter
+            }
+            resumed?.resume(returning: answer)
+        }
+
+        func value() async -> Bool {
+            await withCheckedContinuation { continuation in
+                let now: Bool? = lock.withLock {
+                    if let settled { return settled }
+                    waiter = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
             }
         }
     }
