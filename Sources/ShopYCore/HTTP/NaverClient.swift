@@ -134,7 +134,8 @@ public struct NaverClient: Sendable {
         let url = RequestBuilder.url(base: base, request: request)
         let headers = [("X-Naver-Client-Id", credentials.clientID), ("X-Naver-Client-Secret", credentials.clientSecret),
                        ("Accept", "application/json"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        let sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base)
+        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base)
+        sender.keys = [credentials.clientID, credentials.clientSecret]
         let requestTrace = ["> GET \(URLRedaction.redact(url.absoluteString))", "> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]"]
         return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: requestTrace,
                                       beforeRetry: beforeRequest, retryAfterPastDeadline: Self.retryAfterPastDeadline) { response, attempt throws(SourceError) in

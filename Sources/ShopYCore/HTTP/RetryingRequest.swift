@@ -19,6 +19,9 @@ package struct RetryingRequest: Sendable {
     package var port: Int
     /// Names the request in --verbose lines (`[label]`), or nil.
     package var label: String?
+    /// The keys the request carries: taken out of every answer but a 2xx before it is read
+    /// (`KeyRedaction`): what an error line may quote of it never shows them.
+    package var keys: [String] = []
 
     package init(transport: any HTTPTransport, retry: RetryPolicy, trace: Tracer, base: URL, label: String? = nil) {
         self.transport = transport
@@ -58,7 +61,8 @@ package struct RetryingRequest: Sendable {
             let started = clock.now
             let response: HTTPResponse
             do {
-                response = try await transport.send(request, deadline: deadline)
+                let answer = try await transport.send(request, deadline: deadline)
+                response = (200...299).contains(answer.status) ? answer : KeyRedaction.redact(keys, in: answer)
             } catch {
                 trace("< \(tag)\(error.plainWords) after \(Self.millis(started.duration(to: clock.now))) ms")
                 throw error.mapped(host: host, port: port, timeout: timeout)

@@ -33,7 +33,8 @@ public struct DataLabClient: Sendable {
         let body = request.bodyBytes
         let headers = keys.headers + [("Content-Type", "application/json"), ("Accept", "application/json"),
                                       ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        let sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: label)
+        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: label)
+        sender.keys = [keys.id, keys.secret]
         let requestTrace = ["> POST \(url.absoluteString) [\(label)] \(String(decoding: body, as: UTF8.self))", "> \(keys.redactedHeaders)"]
         return try await sender.send(HTTPRequest(method: .post, url: url, headers: headers, body: body), deadline: deadline, timeout: timeout,
                                       requestTrace: requestTrace) { response, attempt throws(DataLabError) in
