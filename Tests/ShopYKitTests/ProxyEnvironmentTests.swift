@@ -31,6 +31,28 @@ final class ProxyEnvironmentTests: XCTestCase {
         XCTAssertNil(proxy("https://OpenAPI.Naver.com./v1", ["https_proxy": "http://p:1", "no_proxy": "naver.com"]))
     }
 
+    /// curl (7.86 on) reads address ranges in no_proxy; so must shopy, which chooses the proxy
+    /// itself (seen: `NO_PROXY=127.0.0.0/8` still sent the emulator's search to the proxy).
+    func testNoProxyAddressRangesCoverIPLiteralHosts() {
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "127.0.0.1", noProxy: "127.0.0.0/8"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "10.1.2.3", noProxy: "example.test, 10.0.0.0/8"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "192.168.5.77", noProxy: "192.168.4.0/23"))
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "192.168.6.1", noProxy: "192.168.4.0/23"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "8.8.8.8", noProxy: "0.0.0.0/0"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "10.0.0.5", noProxy: "10.0.0.5/32"))
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "10.0.0.6", noProxy: "10.0.0.5/32"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "::1", noProxy: "::1/128"))
+        XCTAssertTrue(ProxyEnvironment.bypasses(host: "fd12:3456::1", noProxy: "fd00::/8"))
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "fe80::1", noProxy: "fd00::/8"))
+        // A host name, another family, a bad prefix length or address: not covered.
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "openapi.naver.com", noProxy: "0.0.0.0/0"))
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "::1", noProxy: "0.0.0.0/0"))
+        XCTAssertFalse(ProxyEnvironment.bypasses(host: "10.0.0.1", noProxy: "10.0.0.0/33, 10.0.0.0/, 10.0.0.0/x, 10.0.0/8, 10.0.0.0/-1"))
+        XCTAssertNil(proxy("http://127.0.0.1:8080/", ["HTTP_PROXY": "http://p:1", "NO_PROXY": "127.0.0.0/8"]))
+        XCTAssertNil(proxy("http://[::1]:8080/", ["HTTP_PROXY": "http://p:1", "NO_PROXY": "::1/128"]))
+        XCTAssertNotNil(proxy("http://127.0.0.1:8080/", ["HTTP_PROXY": "http://p:1", "NO_PROXY": "10.0.0.0/8"]))
+    }
+
     func testTheProxyIsNamedWithoutCredentials() {
         XCTAssertEqual(ProxySelection(url: "http://user:pa@ss@proxy.test:3128/path", variable: "x").displayName, "http://proxy.test:3128")
         XCTAssertEqual(ProxySelection(url: "proxy.test:3128", variable: "x").displayName, "proxy.test:3128")

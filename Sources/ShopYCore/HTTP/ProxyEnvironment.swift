@@ -24,8 +24,8 @@ public struct ProxySelection: Equatable, Sendable {
 }
 
 /// `https_proxy` / `HTTPS_PROXY` for https URLs, `http_proxy` / `HTTP_PROXY` for http, then
-/// `all_proxy` / `ALL_PROXY`; `no_proxy` / `NO_PROXY` (a comma-separated list of host names and
-/// domain suffixes, or `*`) exempts hosts. Lowercase names win, as in curl; empty values count
+/// `all_proxy` / `ALL_PROXY`; `no_proxy` / `NO_PROXY` (a comma-separated list of host names,
+/// domain suffixes and address ranges such as `10.0.0.0/8`, or `*`) exempts hosts. Lowercase names win, as in curl; empty values count
 /// as unset.
 public enum ProxyEnvironment {
     public static func proxy(for url: URL, lookup: (String) -> String? = ProxyEnvironment.processEnvironment) -> ProxySelection? {
@@ -44,6 +44,11 @@ public enum ProxyEnvironment {
         for entry in noProxy.split(separator: ",") {
             var pattern = normalized(String(entry).trimmingASCIIWhitespace())
             if pattern == "*" { return true }
+            // An address range (`10.0.0.0/8`) covers IP-literal hosts only, as in curl.
+            if pattern.contains("/") {
+                if NoProxyRange.covers(host: host, pattern: pattern) == true { return true }
+                continue
+            }
             while pattern.hasPrefix(".") { pattern.removeFirst() }
             if pattern.isEmpty { continue }
             if host == pattern || host.hasSuffix("." + pattern) { return true }
