@@ -1,16 +1,16 @@
 import Foundation
 
-/// Paces a scan's requests and counts those that leave: every request takes its turn at the rate
-/// limiter. A page after the first also waits for the first answer (its `total`), and is
-/// admitted only when its turn has come *and* it starts within the total known then: no page
-/// past `total` is ever sent, however many were queued.
+/// Paces a scan's requests and counts those that leave: every request takes a turn at the rate
+/// limiter. A page after the first waits for the first answer (its `total`) before it asks for
+/// its turn, and is admitted only when it starts within the total known then: no page past
+/// `total` is ever sent, however many were queued.
 ///
-/// A page takes its turn before it waits for the total, so waiting costs no turns: when the
-/// total comes, the pages whose turns passed meanwhile go together, and the rest at theirs. No
-/// request ever goes before its turn (by any time t after the scan's start, at most 1 + t × rate
-/// have gone), and the scan ends when the rate alone would end it, not one round trip later.
-/// A scan has at most 11 pages, so at a rate up to 10 no second holds more than 10 of them.
-/// Retries (the client's `beforeRequest`) wait for the limiter again and are counted too.
+/// A page that waited for the total may take a turn that passed meanwhile (the limiter's catching
+/// up): when the total comes, the pages held for it go together, and the scan ends where the rate
+/// alone would end it, not one round trip later. No request goes before a turn of its own (by any
+/// time t after the first, at most 1 + t × rate have gone), and no window of 1.1 s holds more than
+/// the API's 10, retries included. A retry waits for a turn like any request; turns passed while
+/// pages waited are not its to wait behind.
 package final class ScanPacer: Sendable {
     private let limiter: RateLimiter
     private let counter = RequestCounter()
@@ -44,9 +44,10 @@ package final class ScanPacer: Sendable {
     /// total, then checks the gate: true (and counted) when the page may go; false when it would
     /// start past the known total.
     package func admit(start: Int) async -> Bool {
-        await limiter.acquire()
-        if start > 1 { await gate.waitUntilKnown() }
-        // After both waits, so that a page does not go out into a path that dropped meanwhile.
+        let held = start > 1 ? await gate.waitUntilKnown() : false
+        await limiter.acquire(catchingUp: held)
+        // After the limiter's wait, so that a page does not go out into a path that dropped
+        // meanwhile; after a wait for the path, it queues again.
         if let holdForPath, await holdForPath() { await limiter.acquire() }
         guard !Task.isCancelled, gate.allows(start) else { return false }
         counter.add()
@@ -92,19 +93,23 @@ package final class ScanPacer: Sendable {
             let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
                 total = min(total ?? .max, max(0, value))
                 defer { waiters = [:] }
-                return Array(waiters.values)
+                return waiters.sorted { $0.key < $1.key }.map(\.value)  // in the order they came
             }
             for waiter in waiting { waiter.resume() }
         }
 
         func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= (total ?? .max) } }
 
-        /// Returns once an answer has told the total, or when the task is cancelled.
-        func waitUntilKnown() async {
-            let id: Int = lock.withLock {
+        /// Returns once an answer has told the total, or when the task is cancelled: true when
+        /// it had to wait (the total was not known yet).
+        @discardableResult
+        func waitUntilKnown() async -> Bool {
+            let id: Int? = lock.withLock {
+                guard total == nil else { return nil }
                 nextWaiter += 1
                 return nextWaiter
             }
+            guard let id else { return false }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                     let now: Bool = lock.withLock {
@@ -118,6 +123,7 @@ package final class ScanPacer: Sendable {
                 let waiter = lock.withLock { waiters.removeValue(forKey: id) }
                 waiter?.resume()
             }
+            return true
         }
     }
 }
