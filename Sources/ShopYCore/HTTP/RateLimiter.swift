@@ -58,11 +58,12 @@ public actor RateLimiter {
         var slot: ContinuousClock.Instant
         if now >= next {
             // The turns from `next` up to now went by: this request takes one now, the others are
-            // kept for requests catching up; the next turn is a whole interval away.
+            // kept for requests catching up. After one catching up the turns keep their places;
+            // after any other the next turn is a whole interval away (a token bucket of one).
             let passed = Int(((now - next) / interval).rounded(.down)) + 1
             missed = min(burst - 1, missed + passed - 1)
             slot = now
-            next = now + interval
+            next = catchingUp ? next + interval * passed : now + interval
         } else if catchingUp && missed > 0 {
             missed -= 1
             slot = now
