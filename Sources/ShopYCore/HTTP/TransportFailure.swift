@@ -6,7 +6,7 @@ package protocol TransportFailure: Error {
     static func truncatedResponse(received: Int, expected: Int?) -> Self
     static func responseTooLarge(_ limit: ResponseLimit) -> Self
     static func badResponse(_ detail: String) -> Self
-    static func networkingUnavailable(library: String) -> Self
+    static func networkingUnavailable(library: String, reason: String?) -> Self
 }
 
 extension SourceError: TransportFailure {}
@@ -28,8 +28,9 @@ extension TransportError {
         case .proxy(let proxy, let variable, let reason): return .unreachable(host: host, reason: .proxy(proxy: proxy, variable: variable, reason: reason))
         case .malformed(let text): return .badResponse(Sanitizer.clean(text))
         case .unavailable(let library, let reason):
-            // SHOPY_LIBCURL's own file: the loader's words (they name it); the default: the library.
-            return .networkingUnavailable(library: Sanitizer.clean(library == "libcurl.so.4" || reason.isEmpty ? library : reason))
+            // The loader's words, unless they only say that the default library is not installed.
+            let missing = reason.isEmpty || library == "libcurl.so.4" && reason.contains("cannot open shared object file")
+            return .networkingUnavailable(library: Sanitizer.clean(library), reason: missing ? nil : Sanitizer.clean(reason))
         case .other(let text): return .unreachable(host: host, reason: .other(Sanitizer.clean(text)))
         }
     }

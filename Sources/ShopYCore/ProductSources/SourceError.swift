@@ -30,8 +30,9 @@ public enum SourceError: ShopyError, Equatable {
     case responseTooLarge(ResponseLimit)
     case timeout(seconds: Double, host: String)
     case unreachable(host: String, reason: Unreachable)
-    /// libcurl (`library`, the file tried) cannot be loaded: nothing can be sent.
-    case networkingUnavailable(library: String)
+    /// libcurl (`library`, the file tried) cannot be loaded: nothing can be sent. `reason`: the
+    /// loader's words, nil when the default library is simply not installed.
+    case networkingUnavailable(library: String, reason: String?)
 
     public enum Unreachable: Equatable, Sendable {
         case dns, refused(port: Int), noAnswer, tls, other(String)
@@ -75,8 +76,12 @@ public enum SourceError: ShopyError, Equatable {
             case .body: return "the API's answer is larger than \(limit.size); shopy stopped reading it"
             case .headers: return "the API's answer has more than \(limit.size) of header fields; shopy stopped reading it"
             }
-        case .networkingUnavailable(let library):
-            return library == "libcurl.so.4" ? "networking needs libcurl (\(library)); install the libcurl4 package" : "networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: \(library)"
+        case .networkingUnavailable(let library, let reason):
+            guard library == "libcurl.so.4" else {
+                return "networking needs libcurl, and the SHOPY_LIBCURL library cannot be used: \(reason ?? library)"
+            }
+            guard let reason else { return "networking needs libcurl (\(library)); install the libcurl4 package" }
+            return "networking needs libcurl, and \(library) cannot be used (\(reason)); install a current libcurl4 package"
         case .timeout(let seconds, let host):
             return "no answer from \(host) within \(Self.seconds(seconds))"
         case .unreachable(let host, let reason):

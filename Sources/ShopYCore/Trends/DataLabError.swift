@@ -24,8 +24,8 @@ public enum DataLabError: ShopyError, Equatable {
     case responseTooLarge(ResponseLimit)
     case timeout(seconds: Double, host: String)
     case unreachable(host: String, reason: SourceError.Unreachable)
-    /// libcurl cannot be loaded.
-    case networkingUnavailable(library: String)
+    /// libcurl cannot be loaded (see `SourceError.networkingUnavailable`).
+    case networkingUnavailable(library: String, reason: String?)
 
     public var message: String {
         switch self {
@@ -53,8 +53,8 @@ public enum DataLabError: ShopyError, Equatable {
             return SourceError.truncatedResponse(received: received, expected: expected).message.replacingOccurrences(of: "the API's", with: "DataLab's")
         case .responseTooLarge(let limit):
             return SourceError.responseTooLarge(limit).message.replacingOccurrences(of: "the API's", with: "DataLab's")
-        case .networkingUnavailable(let library):
-            return SourceError.networkingUnavailable(library: library).message
+        case .networkingUnavailable(let library, let reason):
+            return SourceError.networkingUnavailable(library: library, reason: reason).message
         case .timeout(let seconds, let host):
             return SourceError.timeout(seconds: seconds, host: host).message
         case .unreachable(let host, let reason):
