@@ -30,23 +30,34 @@ extension CatalogMatcher {
     /// Appends the hits of these candidates of `segment` (its `s`th), in the candidates' order.
     func verify(_ segment: Segment, _ s: Int, _ candidates: [Int], into hits: inout [Hit]) {
         let parts = parallelism.parts(for: candidates.count)
+        // At most one hit per candidate: room for all of them once, so the hits are written
+        // where they stay (no growing copies; a page is touched only when a hit is written).
         guard parts > 1 else {
-            verify(segment, s, candidates[...], releasingUpTo: segment.index.count, into: &hits)
+            hits.reserveCapacity(hits.count + candidates.count)
+            verify(segment, s, candidates[...], releasingUpTo: segment.index.count) { hits.append($0) }
             return
         }
-        // Contiguous runs of equal size; each releases the pages behind it up to where the next
-        // one starts (the last one: to the end of the index).
+        // Contiguous runs of equal size, each writing its hits from its first candidate's place
+        // (after the hits before); each releases the pages behind it up to where the next run
+        // starts (the last one: to the end of the index). The runs' hits are then moved
+        // together, in order.
         let bounds = (0...parts).map { candidates.count * $0 / parts }
-        let results = PartResults(parts)
         let index = segment.index
-        DispatchQueue.concurrentPerform(iterations: parts) { p in
-            let run = candidates[bounds[p]..<bounds[p + 1]]
-            let end = p + 1 < parts ? candidates[bounds[p + 1]] : index.count
-            var found: [Hit] = []
-            verify(segment, s, run, releasingUpTo: end, into: &found)
-            results.set(p, found)
+        let before = hits.count
+        hits = Array(unsafeUninitializedCapacity: before + candidates.count) { buffer, initialized in
+            _ = buffer.initialize(from: hits)
+            let out = PartOutput(UnsafeMutableBufferPointer(rebasing: buffer[before...]), parts: parts)
+            DispatchQueue.concurrentPerform(iterations: parts) { p in
+                var at = bounds[p]
+                let end = p + 1 < parts ? candidates[bounds[p + 1]] : index.count
+                verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], releasingUpTo: end) { hit in
+                    out.write(hit, at: at)
+                    at += 1
+                }
+                out.finish(part: p, count: at - bounds[p])
+            }
+            initialized = before + out.join(bounds: bounds)
         }
-        results.join(into: &hits)
     }
 
     /// Verifies `run` (ordinals below `index.count`), a window of the catalog at a time: what
@@ -55,7 +66,7 @@ extension CatalogMatcher {
     /// ordinal up to `end` are this run's to release.
     /// (Mapping each window's pages ahead in one call, MADV_POPULATE_READ, measured slower than
     /// letting the batched reads fault them in: 44 against 34 ms at a million items.)
-    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, releasingUpTo end: Int, into hits: inout [Hit]) {
+    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, releasingUpTo end: Int, _ found: (Hit) -> Void) {
         guard let first = run.first else { return }
         let index = segment.index
         // The first run releases from the index's start, the others from their first ordinal.
@@ -71,7 +82,7 @@ extension CatalogMatcher {
             // The window's candidates (a damaged index's may run backwards within it).
             var to = from + 1
             while to < run.endIndex && run[to] < windowEnd { to += 1 }
-            scoreBatch(segment, s, run[from..<to], into: &hits)
+            scoreBatch(segment, s, run[from..<to], found)
             from = to
         }
         if end > released { index.releasePages(ordinals: released..<min(end, index.count)) }
@@ -80,7 +91,7 @@ extension CatalogMatcher {
     /// In chunks, each in three passes: the records read, the texts' first lines touched, then
     /// the filters and the scoring. Each of the first two passes is a run of independent loads
     /// the processor overlaps, rather than one cache miss at a time between scorings.
-    private func scoreBatch(_ segment: Segment, _ s: Int, _ batch: ArraySlice<Int>, into hits: inout [Hit]) {
+    private func scoreBatch(_ segment: Segment, _ s: Int, _ batch: ArraySlice<Int>, _ found: (Hit) -> Void) {
         let index = segment.index
         var records: [CatalogIndex.Record?] = []
         records.reserveCapacity(256)
@@ -102,30 +113,45 @@ extension CatalogMatcher {
                 if request.exclude.contains(.rental) && record.flags.contains(.rental) { continue }
                 if request.exclude.contains(.cbshop) && record.flags.contains(.crossBorder) { continue }
                 guard let score = score(index, record) else { continue }
-                hits.append(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price))
+                found(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price))
             }
         }
     }
 }
 
-/// The hits of each part of a parallel verification: each part writes its own slot, once, and
-/// they are read after every part has returned (`concurrentPerform` returns after its
-/// iterations), so no slot is shared while written.
-private final class PartResults: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<[CatalogMatcher.Hit]>
+/// The buffer the parts of a parallel verification write their hits into: part `p` writes from
+/// its first candidate's place onwards (it has at most one hit per candidate, so it never reaches
+/// the next part's place), and its count once, when done. They are read and moved together after
+/// every part has returned (`concurrentPerform` returns after its iterations): no place is
+/// written by two parts, nor read while written.
+private final class PartOutput: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<CatalogMatcher.Hit>
+    private let counts: UnsafeMutableBufferPointer<Int>
 
-    init(_ parts: Int) {
-        storage = .allocate(capacity: parts)
-        storage.initialize(repeating: [])
+    init(_ buffer: UnsafeMutableBufferPointer<CatalogMatcher.Hit>, parts: Int) {
+        self.buffer = buffer
+        counts = .allocate(capacity: parts)
+        counts.initialize(repeating: 0)
     }
 
-    deinit { storage.deinitialize().deallocate() }
+    deinit { counts.deallocate() }
 
-    func set(_ part: Int, _ hits: [CatalogMatcher.Hit]) { storage[part] = hits }
+    @inline(__always) func write(_ hit: CatalogMatcher.Hit, at place: Int) {
+        (buffer.baseAddress! + place).initialize(to: hit)
+    }
 
-    /// Appends every part's hits in the parts' order.
-    func join(into hits: inout [CatalogMatcher.Hit]) {
-        if hits.isEmpty { swap(&hits, &storage[0]) } else { hits.append(contentsOf: storage[0]) }
-        for part in storage.dropFirst() { hits.append(contentsOf: part) }
+    func finish(part: Int, count: Int) { counts[part] = count }
+
+    /// Moves each part's hits to follow the previous part's; the number of hits.
+    func join(bounds: [Int]) -> Int {
+        var total = 0
+        for p in 0..<counts.count {
+            let count = counts[p]
+            if total != bounds[p] && count > 0 {
+                (buffer.baseAddress! + total).moveInitialize(from: buffer.baseAddress! + bounds[p], count: count)
+            }
+            total += count
+        }
+        return total
     }
 }
