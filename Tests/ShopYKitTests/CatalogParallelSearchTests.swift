@@ -74,6 +74,7 @@ final class CatalogParallelSearchTests: StoreDirectoryTestCase {
         XCTAssertEqual(CatalogMatcher.Parallelism(maximumParts: 1, candidatesPerPart: 1).parts(for: 1_000_000), 1)
         let automatic = CatalogMatcher.Parallelism.automatic
         XCTAssertEqual(automatic.parts(for: 340), 1)
+        XCTAssertEqual(automatic.parts(for: 16_383), 1)
         XCTAssertEqual(automatic.parts(for: 61_534), ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1)
     }
 

@@ -14,17 +14,23 @@ extension CatalogMatcher {
         /// The fewest candidates each part gets (fewer candidates take fewer parts: a thread's
         /// hand-off costs tens of microseconds, a candidate about a third of one).
         var candidatesPerPart: Int
+        /// Whether the parts are also at most the processors this process may run on.
+        var atMostTheProcessors = false
 
         /// Two parts on a machine with two cores or more, from 2 × 8,192 candidates: never for
-        /// the embedded catalog's 340 items.
-        static let automatic = Parallelism(maximumParts: min(2, ProcessInfo.processInfo.activeProcessorCount), candidatesPerPart: 8_192)
+        /// the embedded catalog's 340 items (nor does their search ask how many cores there are).
+        static let automatic = Parallelism(maximumParts: 2, candidatesPerPart: 8_192, atMostTheProcessors: true)
         static let sequential = Parallelism(maximumParts: 1, candidatesPerPart: Int.max)
 
         /// The number of parts for this many candidates.
         func parts(for candidates: Int) -> Int {
-            guard maximumParts > 1, candidatesPerPart > 0 else { return 1 }
-            return max(1, min(maximumParts, candidates / candidatesPerPart))
+            guard maximumParts > 1, candidatesPerPart > 0, candidates / candidatesPerPart > 1 else { return 1 }
+            let most = atMostTheProcessors ? min(maximumParts, Parallelism.processors) : maximumParts
+            return max(1, min(most, candidates / candidatesPerPart))
         }
+
+        /// Asked once, by the first search with many candidates.
+        static let processors = ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// Appends the hits of these candidates of `segment` (its `s`th), in the candidates' order.
