@@ -40,7 +40,7 @@ extension CatalogMatcher {
         // where they stay (no growing copies; a page is touched only when a hit is written).
         guard parts > 1 else {
             hits.reserveCapacity(hits.count + candidates.count)
-            verify(segment, s, candidates[...], releasingUpTo: segment.index.count) { hits.append($0) }
+            verify(segment, s, candidates[...], window: CatalogCandidates.window, releasingUpTo: segment.index.count) { hits.append($0) }
             return
         }
         // Contiguous runs of equal size, each writing its hits from its first candidate's place
@@ -48,6 +48,8 @@ extension CatalogMatcher {
         // starts (the last one: to the end of the index). The runs' hits are then moved
         // together, in order.
         let bounds = (0...parts).map { candidates.count * $0 / parts }
+        // Each part's window is a share of one: the parts keep no more resident than one pass.
+        let window = CatalogCandidates.window / parts
         let index = segment.index
         let before = hits.count
         hits = Array(unsafeUninitializedCapacity: before + candidates.count) { buffer, initialized in
@@ -56,7 +58,7 @@ extension CatalogMatcher {
             DispatchQueue.concurrentPerform(iterations: parts) { p in
                 var at = bounds[p]
                 let end = p + 1 < parts ? candidates[bounds[p + 1]] : index.count
-                verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], releasingUpTo: end) { hit in
+                verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], window: window, releasingUpTo: end) { hit in
                     out.write(hit, at: at)
                     at += 1
                 }
@@ -66,13 +68,13 @@ extension CatalogMatcher {
         }
     }
 
-    /// Verifies `run` (ordinals below `index.count`), a window of the catalog at a time: what
+    /// Verifies `run` (ordinals below `index.count`), `window` ordinals at a time: what
     /// lies behind each window is handed back to the kernel as it goes, so a search of a million
     /// items keeps a bounded part of the mapped index resident. The pages from the run's first
     /// ordinal up to `end` are this run's to release.
     /// (Mapping each window's pages ahead in one call, MADV_POPULATE_READ, measured slower than
     /// letting the batched reads fault them in: 44 against 34 ms at a million items.)
-    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, releasingUpTo end: Int, _ found: (Hit) -> Void) {
+    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, window: Int, releasingUpTo end: Int, _ found: (Hit) -> Void) {
         guard let first = run.first else { return }
         let index = segment.index
         // The first run releases from the index's start, the others from their first ordinal.
@@ -83,7 +85,7 @@ extension CatalogMatcher {
             if ordinal >= windowEnd {
                 index.releasePages(ordinals: released..<max(released, ordinal))
                 released = max(released, ordinal)
-                windowEnd = ordinal + CatalogCandidates.window
+                windowEnd = ordinal + window
             }
             // The window's candidates (a damaged index's may run backwards within it).
             var to = from + 1
