@@ -4,10 +4,55 @@
 /// number from an open-addressing table, each item's distinct keys are noted once, and the
 /// postings are laid out from the counts afterwards (ascending ordinals by construction).
 enum CatalogIndexBuilder {
+    /// What one item adds beside the text and keys `build`'s `entry` appends.
+    struct Entry {
+        var titleLength = 0, fieldsLength = 0, idLength = 0, idCharacters = 0
+        var idHash: UInt64 = 0
+        var price: Int?
+        var flags: CatalogIndexFormat.Flags = []
+    }
+
     /// `ranges` locate each item's JSON in the items file (or the embedded literal).
     static func build(items: [WireItem], ranges: [Range<Int>], generation: UInt64, itemsLength: Int) -> [UInt8] {
         precondition(items.count == ranges.count)
-        let count = items.count
+        return build(count: items.count, ranges: ranges, generation: generation, itemsLength: itemsLength) { ordinal, text, keys in
+            let item = items[ordinal]
+            let facts = CatalogEntryFacts(item)
+            var entry = Entry(price: facts.price, flags: facts.flags)
+            facts.title.withUnsafeBufferPointer { entry.titleLength = appendText($0, to: &text, keys: &keys) }
+            for field in facts.fields {
+                field.withUnsafeBufferPointer { entry.fieldsLength += appendText($0, to: &text, keys: &keys) + 1 }
+                text.append(0x1F)
+            }
+            var productId = item.productId
+            productId.withUTF8 { appendId($0, to: &text, entry: &entry) }
+            entry.idCharacters = item.productId.count
+            return entry
+        }
+    }
+
+    /// Appends a normalized text and notes its keys; returns its length.
+    @inline(__always)
+    static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], keys: inout [UInt64]) -> Int {
+        text.append(contentsOf: bytes)
+        CatalogText.keys(bytes, into: &keys)
+        return bytes.count
+    }
+
+    /// Appends the productId (its first 65,535 bytes) and notes its length and hash.
+    @inline(__always)
+    static func appendId(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], entry: inout Entry) {
+        let id = UnsafeBufferPointer(rebasing: bytes.prefix(Int(UInt16.max)))
+        text.append(contentsOf: id)
+        entry.idLength = id.count
+        entry.idHash = CatalogIndexFormat.fnv(id)
+    }
+
+    /// The index of `count` items, each appended by `entry`: its normalized title, then each
+    /// field followed by 0x1F, then its productId, with the keys of the title and fields.
+    static func build(count: Int, ranges: [Range<Int>], generation: UInt64, itemsLength: Int,
+                      entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64]) -> Entry) -> [UInt8] {
+        precondition(count == ranges.count)
         var records = [UInt8](repeating: 0, count: count * CatalogIndexFormat.recordSize)
         var text: [UInt8] = []
         text.reserveCapacity(count * 160)
@@ -19,19 +64,10 @@ enum CatalogIndexBuilder {
         ids.reserveCapacity(count)
         var keys: [UInt64] = []
         keys.reserveCapacity(256)
-        for (ordinal, item) in items.enumerated() {
-            let facts = CatalogEntryFacts(item)
+        for ordinal in 0..<count {
             let textStart = text.count
-            text.append(contentsOf: facts.title)
             keys.removeAll(keepingCapacity: true)
-            facts.title.withUnsafeBufferPointer { CatalogText.keys($0, into: &keys) }
-            var fieldsLength = 0
-            for field in facts.fields {
-                text.append(contentsOf: field)
-                text.append(0x1F)
-                fieldsLength += field.count + 1
-                field.withUnsafeBufferPointer { CatalogText.keys($0, into: &keys) }
-            }
+            let facts = entry(ordinal, &text, &keys)
             for key in keys {
                 let dense = table.number(of: key)
                 if table.lastSeen[dense] != Int32(truncatingIfNeeded: ordinal) {
@@ -41,26 +77,17 @@ enum CatalogIndexBuilder {
                 }
             }
             ends[ordinal] = occurrences.count
-            var idLength = 0
-            var idHash: UInt64 = 0
-            var productId = item.productId
-            productId.withUTF8 { bytes in
-                let id = UnsafeBufferPointer(rebasing: bytes.prefix(Int(UInt16.max)))
-                text.append(contentsOf: id)
-                idLength = id.count
-                idHash = CatalogIndexFormat.fnv(id)
-            }
-            ids.append((idHash, UInt64(ordinal)))
+            ids.append((facts.idHash, UInt64(ordinal)))
             let range = ranges[ordinal]
             records.withUnsafeMutableBytes { out in
                 let at = ordinal * CatalogIndexFormat.recordSize
                 out.storeBytes(of: UInt64(range.lowerBound).littleEndian, toByteOffset: at, as: UInt64.self)
                 out.storeBytes(of: UInt32(clamping: range.count).littleEndian, toByteOffset: at + 8, as: UInt32.self)
-                out.storeBytes(of: UInt32(clamping: facts.title.count).littleEndian, toByteOffset: at + 12, as: UInt32.self)
+                out.storeBytes(of: UInt32(clamping: facts.titleLength).littleEndian, toByteOffset: at + 12, as: UInt32.self)
                 out.storeBytes(of: UInt64(textStart).littleEndian, toByteOffset: at + 16, as: UInt64.self)
-                out.storeBytes(of: UInt32(clamping: fieldsLength).littleEndian, toByteOffset: at + 24, as: UInt32.self)
-                out.storeBytes(of: UInt16(idLength).littleEndian, toByteOffset: at + 28, as: UInt16.self)
-                out.storeBytes(of: UInt16(clamping: item.productId.count).littleEndian, toByteOffset: at + 30, as: UInt16.self)
+                out.storeBytes(of: UInt32(clamping: facts.fieldsLength).littleEndian, toByteOffset: at + 24, as: UInt32.self)
+                out.storeBytes(of: UInt16(facts.idLength).littleEndian, toByteOffset: at + 28, as: UInt16.self)
+                out.storeBytes(of: UInt16(clamping: facts.idCharacters).littleEndian, toByteOffset: at + 30, as: UInt16.self)
                 out.storeBytes(of: UInt64(bitPattern: Int64(facts.price ?? 0)).littleEndian, toByteOffset: at + 32, as: UInt64.self)
                 out[at + 40] = facts.flags.rawValue
             }
