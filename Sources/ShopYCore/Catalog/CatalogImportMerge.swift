@@ -13,8 +13,8 @@ extension CatalogService {
         let stamp = store.copy(CatalogRecord.timestamp(now()))
         return try local.updateRaw(store: store) { records in
             var r = report
-            var position: [CatalogIdKey: Int] = [:]
-            position.reserveCapacity(records.count + batches.reduce(0) { $0 + $1.items.count })
+            records.spans.reserveCapacity(records.spans.count + batches.reduce(0) { $0 + $1.items.spans.count })
+            let position = CatalogIdTable(capacity: records.count + batches.reduce(0) { $0 + $1.items.count })
             for i in 0..<records.count { position[CatalogIdKey(records[i, .productId].buffer)] = i }
             var addedNow = [Bool](repeating: false, count: records.count)  // by record: added by this import
             var updatedNow = addedNow
@@ -66,9 +66,14 @@ extension CatalogService {
 
 /// A usable productId (1 to 32 ASCII digits) as a dictionary key without a String: its length
 /// and the values of its first 19 digits and of the rest.
-struct CatalogIdKey: Hashable {
+struct CatalogIdKey: Equatable {
     var head: UInt64
     var tail: UInt64
+
+    init(head: UInt64, tail: UInt64) {
+        self.head = head
+        self.tail = tail
+    }
 
     init(_ digits: UnsafeBufferPointer<UInt8>) {
         var head: UInt64 = 0, tail: UInt64 = 0
@@ -95,5 +100,39 @@ struct CatalogIdKey: Hashable {
         guard !b.isAbsent, CatalogRawBytes.isTimestamp(b.buffer) else { return a }
         guard CatalogRawBytes.isTimestamp(a.buffer) else { return b }
         return compare(b.buffer, a.buffer) < 0 ? b : a
+    }
+}
+
+/// productIds to record numbers: open addressing over `CatalogIdKey`s, sized once.
+final class CatalogIdTable {
+    private var keys: [CatalogIdKey]
+    private var values: [Int]
+    private let mask: Int
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size *= 2 }
+        keys = [CatalogIdKey](repeating: CatalogIdKey(head: 0, tail: 0), count: size)  // tail 0: empty (a key's tail holds its length)
+        values = [Int](repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    @inline(__always) private func slot(of key: CatalogIdKey) -> Int {
+        var s = Int(truncatingIfNeeded: ((key.head ^ (key.tail &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+        while keys[s].tail != 0 && keys[s] != key { s = (s + 1) & mask }
+        return s
+    }
+
+    subscript(key: CatalogIdKey) -> Int? {
+        get {
+            let s = slot(of: key)
+            return keys[s].tail == 0 ? nil : values[s]
+        }
+        set {
+            guard let newValue else { return }
+            let s = slot(of: key)
+            keys[s] = key
+            values[s] = newValue
+        }
     }
 }

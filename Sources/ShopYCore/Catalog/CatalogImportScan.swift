@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The import's fast path: a bare JSON array of items, or an answer (`{"items": [...]}`), read
 /// as byte spans of the input: each item's members are located, validated by the same scanner
 /// (`skipString`, `skipValue`), and only values with escapes are decoded. What it gives is
@@ -28,10 +30,33 @@ extension CatalogImportParsing {
         var from = 0
         if whole.count >= 3, whole[0] == 0xEF, whole[1] == 0xBB, whole[2] == 0xBF { from = 3 }
         let buffer = UnsafeBufferPointer(rebasing: whole[from...])
-        guard JSONParser.isValidUTF8(buffer) else { return nil }
+        // The whole file is checked for UTF-8 on a second thread while it is scanned (the scan
+        // reads it safely whatever it holds); when it is not UTF-8, the scan is dropped.
+        let check = UTF8Check(buffer)
+        let checked = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            check.run()
+            checked.signal()
+        }
+        defer { checked.wait() }  // the check reads the bytes: it ends before they can go
+        guard let scanned = scan(buffer, store: store, capacity: bytes.count / 400) else { return nil }
+        checked.wait()
+        checked.signal()  // for the deferred wait
+        return check.valid ? scanned : nil
+    }
+
+    /// `JSONParser.isValidUTF8`, run on another thread.
+    private final class UTF8Check: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt8>
+        var valid = false
+        init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+        func run() { valid = JSONParser.isValidUTF8(buffer) }
+    }
+
+    private static func scan(_ buffer: UnsafeBufferPointer<UInt8>, store: CatalogByteStore, capacity: Int) -> RawParsed? {
         var parser = JSONParser(buffer)
         parser.validatesUTF8 = false  // checked above
-        var scan = ItemScan(buffer: buffer, store: store, items: CatalogRawRecords(store: store, capacity: bytes.count / 400))
+        var scan = ItemScan(buffer: buffer, store: store, items: CatalogRawRecords(store: store, capacity: capacity))
         var format = Format.array
         do throws(JSONParseError) {
             guard let first = parser.peekByte() else { return nil }
@@ -149,14 +174,34 @@ extension CatalogImportParsing {
 
         /// The field number of a member's key (0–13 the item's, 14 firstSeen), -1 for others.
         static func field(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-            for field in CatalogRawRecords.Field.allCases where field.rawValue <= CatalogRawRecords.Field.firstSeen.rawValue {
-                let name = field.key
-                // The key as written is `"name":`: its name is 2 bytes shorter than that minus the quote.
-                let length = name.utf8CodeUnitCount - 3
-                guard length == key.count else { continue }
-                if memcmp(name.utf8Start + 1, key.baseAddress!, length) == 0 { return field.rawValue }
+            guard let p = key.baseAddress else { return -1 }
+            func equal(_ name: StaticString) -> Bool { memcmp(p, name.utf8Start, key.count) == 0 }
+            switch key.count {
+            case 4: return equal("link") ? 1 : -1
+            case 5:
+                switch p[0] {
+                case UInt8(ascii: "t"): return equal("title") ? 0 : -1
+                case UInt8(ascii: "i"): return equal("image") ? 2 : -1
+                case UInt8(ascii: "b"): return equal("brand") ? 8 : -1
+                case UInt8(ascii: "m"): return equal("maker") ? 9 : -1
+                default: return -1
+                }
+            case 6:
+                if p[0] == UInt8(ascii: "l") { return equal("lprice") ? 3 : -1 }
+                return equal("hprice") ? 4 : -1
+            case 8: return equal("mallName") ? 5 : -1
+            case 9:
+                switch p[0] {
+                case UInt8(ascii: "p"): return equal("productId") ? 6 : -1
+                case UInt8(ascii: "f"): return equal("firstSeen") ? 14 : -1
+                case UInt8(ascii: "c"):
+                    guard memcmp(p, ("category" as StaticString).utf8Start, 8) == 0, p[8] &- 0x31 < 4 else { return -1 }
+                    return 10 + Int(p[8] &- 0x31)
+                default: return -1
+                }
+            case 11: return equal("productType") ? 7 : -1
+            default: return -1
             }
-            return -1
         }
     }
 }
@@ -166,10 +211,9 @@ enum CatalogRawBytes {
     /// `CatalogService.unbolded` on bytes: every `</b>` removed, then every `<b>`.
     static func unbolded(_ span: CatalogRawRecords.Span, store: CatalogByteStore) -> CatalogRawRecords.Span {
         let bytes = span.buffer
+        guard let base = bytes.baseAddress, memchr(base, 0x3C, bytes.count) != nil,
+              CatalogRawBytes.contains(bytes, "</b>") || CatalogRawBytes.contains(bytes, "<b>") else { return span }
         let close: [UInt8] = Array("</b>".utf8), open: [UInt8] = Array("<b>".utf8)
-        let hasTag = close.withUnsafeBufferPointer { CatalogText.find($0, in: bytes) != nil }
-            || open.withUnsafeBufferPointer { CatalogText.find($0, in: bytes) != nil }
-        guard hasTag else { return span }
         var out = Array(bytes)
         for tag in [close, open] {
             var kept: [UInt8] = []

@@ -1,13 +1,20 @@
+import Dispatch
+
 /// The index of raw records (the import path): the same bytes `build(items:)` gives for their
 /// items, the facts taken from the fields' bytes (`CatalogEntryFacts`'s rules on bytes).
 extension CatalogIndexBuilder {
-    static func build(records: CatalogRawRecords, ranges: [Range<Int>], generation: UInt64, itemsLength: Int) -> [UInt8] {
+    static func build(records: CatalogRawRecords, ranges: [Range<Int>], generation: UInt64, itemsLength: Int) -> Pieces {
         typealias Field = CatalogRawRecords.Field
         let fields: [Field] = [.brand, .maker, .category1, .category2, .category3, .category4]
-        return build(count: records.count, ranges: ranges, generation: generation, itemsLength: itemsLength) { r, text, keys in
+        var textCapacity = records.count * 8
+        for r in 0..<records.count {
+            for field in fields + [.title, .productId] { textCapacity += max(records[r, field].count, 0) }
+        }
+        return build(count: records.count, ranges: ranges, generation: generation, itemsLength: itemsLength, textCapacity: textCapacity, parallel: true) { r, text, _, table in
             var entry = Entry()
+            let mark = Int32(truncatingIfNeeded: r)
             CatalogRawBytes.withCleaned(records[r, .title].buffer) { cleaned in
-                entry.titleLength = CatalogRawBytes.appendLowercased(cleaned, to: &text, keys: &keys)
+                entry.titleLength = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark)
                 var flags: CatalogIndexFormat.Flags = []
                 if CatalogRawBytes.contains(cleaned, "렌탈") { flags.insert(.rental) }
                 if CatalogRawBytes.contains(cleaned, "해외직구") || CatalogRawBytes.contains(cleaned, "구매대행") { flags.insert(.crossBorder) }
@@ -17,7 +24,7 @@ extension CatalogIndexBuilder {
                 let span = records[r, field]
                 guard span.count > 0 else { continue }
                 CatalogRawBytes.withCleaned(span.buffer) { cleaned in
-                    let length = CatalogRawBytes.appendLowercased(cleaned, to: &text, keys: &keys)
+                    let length = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark)
                     if length > 0 {
                         text.append(0x1F)
                         entry.fieldsLength += length + 1
@@ -50,7 +57,7 @@ extension CatalogRawBytes {
     }
 
     /// Appends `CatalogText.lowercased` of the text and notes its keys; returns its length.
-    static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], keys: inout [UInt64]) -> Int {
+    static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], table: CatalogIndexBuilder.KeyTable, ordinal: Int32) -> Int {
         let start = text.count
         text.append(contentsOf: bytes)
         let simple = text.withUnsafeMutableBufferPointer { all -> Bool in
@@ -72,12 +79,39 @@ extension CatalogRawBytes {
             text.removeSubrange(start...)
             text.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8)
         }
-        text.withUnsafeBufferPointer { CatalogText.keys(UnsafeBufferPointer(rebasing: $0[start...]), into: &keys) }
+        text.withUnsafeBufferPointer { noteKeys(UnsafeBufferPointer(rebasing: $0[start...]), table: table, ordinal: ordinal) }
         return text.count - start
     }
 
+    /// `CatalogText.keys` of the text, noted in the table as they come.
+    @inline(__always)
+    static func noteKeys(_ bytes: UnsafeBufferPointer<UInt8>, table: CatalogIndexBuilder.KeyTable, ordinal: Int32) {
+        var previous: UInt32 = 0
+        var i = 0
+        while i < bytes.count {
+            let (scalar, width) = CatalogText.decode(bytes, at: i)
+            i += width
+            if scalar < 0x80 ? (scalar == 0x20 || scalar &- 0x09 < 5) : CatalogText.isSpace(scalar) { previous = 0; continue }
+            table.note(CatalogText.unigram(scalar), ordinal: ordinal)
+            if previous != 0 { table.note(CatalogText.bigram(previous, scalar), ordinal: ordinal) }
+            previous = scalar
+        }
+    }
+
+    /// Whether `needle` occurs in `hay`: candidates found with memchr, checked with memcmp.
     static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        CatalogText.find(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: hay) != nil
+        let n = needle.utf8CodeUnitCount
+        guard let base = hay.baseAddress, n > 0, hay.count >= n else { return n == 0 }
+        let first = Int32(needle.utf8Start[0])
+        var at = 0
+        let last = hay.count - n
+        while at <= last {
+            guard let found = memchr(base + at, first, last - at + 1) else { return false }
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if memcmp(base + offset, needle.utf8Start, n) == 0 { return true }
+            at = offset + 1
+        }
+        return false
     }
 
     /// Without ASCII whitespace at either end (`trimmingASCIIWhitespace`).
@@ -109,5 +143,40 @@ extension CatalogRawBytes {
             i += 1
         }
         return value
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `work(0)` … `work(n - 1)` at once, one on this thread, and returns when all are done.
+/// The other threads hold `work` unretained, so nothing keeps it once this returns (callers
+/// pass closures that `withoutActuallyEscaping` lends).
+enum CatalogParallel {
+    private final class Box: @unchecked Sendable {
+        let work: (Int) -> Void
+        init(_ work: @escaping (Int) -> Void) { self.work = work }
+    }
+
+    private struct Handle: @unchecked Sendable {
+        let box: Unmanaged<Box>
+    }
+
+    static func run(_ n: Int, _ work: @escaping (Int) -> Void) {
+        let box = Box(work)
+        let done = DispatchSemaphore(value: 0)
+        let handle = Handle(box: Unmanaged.passUnretained(box))
+        for i in 1..<n {
+            DispatchQueue.global(qos: .userInitiated).async {
+                handle.box.takeUnretainedValue().work(i)
+                done.signal()
+            }
+        }
+        box.work(0)
+        for _ in 1..<n { done.wait() }
+        withExtendedLifetime(box) {}
     }
 }

@@ -71,7 +71,7 @@ struct CatalogRawRecords {
     /// Appends a record's fields copied from another table.
     mutating func append(from other: CatalogRawRecords, record: Int) {
         let base = record * CatalogRawRecords.fieldCount
-        spans.append(contentsOf: other.spans[base..<(base + CatalogRawRecords.fieldCount)])
+        other.spans.withUnsafeBufferPointer { spans.append(contentsOf: UnsafeBufferPointer(rebasing: $0[base..<(base + CatalogRawRecords.fieldCount)])) }
     }
 
     /// Appends an item (its fields copied into the store), with shopy's three fields when given.
