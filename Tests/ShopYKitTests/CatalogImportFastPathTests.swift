@@ -41,6 +41,7 @@ final class CatalogImportFastPathTests: StoreDirectoryTestCase {
             #"{"productId":"123456789012345678901234567890123","title":"33 digits"}"#,
             #"{}"#,
             #"null"#,
+            #"{"productId":"110","title":"old shape","link":"http://x","image":"http://i","lprice":"10","hprice":"20","mallName":"몰","productType":"2"}"#,
         ]
         return "[" + items.joined(separator: ",\n") + "]"
     }()

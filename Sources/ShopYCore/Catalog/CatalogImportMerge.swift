@@ -9,46 +9,65 @@ import Darwin
 extension CatalogService {
     typealias Batch = (origin: String, items: CatalogRawRecords)
 
-    func merge(_ batches: [Batch], report: CatalogImportReport, store: CatalogByteStore) throws -> CatalogImportReport {
+    /// The batches are handed over: one batch into an empty catalog is merged in its own table
+    /// (its records moved down over the duplicates), not copied.
+    func merge(_ batches: inout [Batch], report: CatalogImportReport, store: CatalogByteStore) throws -> CatalogImportReport {
         let stamp = store.copy(CatalogRecord.timestamp(now()))
+        let width = CatalogRawRecords.fieldCount
         return try local.updateRaw(store: store) { records in
             var r = report
-            records.spans.reserveCapacity(records.spans.count + batches.reduce(0) { $0 + $1.items.spans.count })
-            let position = CatalogIdTable(capacity: records.count + batches.reduce(0) { $0 + $1.items.count })
-            for i in 0..<records.count { position[CatalogIdKey(records[i, .productId].buffer)] = i }
-            var addedNow = [Bool](repeating: false, count: records.count)  // by record: added by this import
+            let total = batches.reduce(0) { $0 + $1.items.count }
+            let inPlace = records.count == 0 && batches.count == 1
+            if inPlace {
+                records = batches[0].items
+                batches[0].items = CatalogRawRecords(store: store)  // the table is the records' alone now
+            } else {
+                records.spans.reserveCapacity(records.spans.count + total * width)
+            }
+            var kept = inPlace ? 0 : records.count  // the records so far (in place: the table's first ones)
+            let position = CatalogIdTable(capacity: kept + total)
+            for i in 0..<kept { position[CatalogIdKey(records[i, .productId].buffer)] = i }
+            var addedNow = [Bool](repeating: false, count: kept)  // by record: added by this import
             var updatedNow = addedNow
-            for batch in batches {
-                let origin = store.copy(batch.origin)
-                let items = batch.items
-                for n in 0..<items.count {
-                    var seen = items[n, .firstSeen]
+            for b in batches.indices {
+                let origin = store.copy(batches[b].origin)
+                let place = batches[b].origin
+                let items = batches[b].items  // empty in place: the items are the records' table
+                let count = inPlace ? records.count : items.count
+                for n in 0..<count {
+                    var seen = inPlace ? records[n, .firstSeen] : items[n, .firstSeen]
                     if !seen.isAbsent && CatalogIdKey.compare(seen.buffer, stamp.buffer) > 0 { seen = .absent }
-                    let id = items[n, .productId]
+                    let id = inPlace ? records[n, .productId] : items[n, .productId]
                     let key = CatalogIdKey(id.buffer)
                     if let at = position[key] {
                         let firstSeen = CatalogIdKey.earlier(records[at, .firstSeen], seen)
-                        if records.itemsEqual(at, items, n) && CatalogRawRecords.textEqual(firstSeen.buffer, records[at, .firstSeen].buffer) {
-                            r.skipped.append(.init(place: batch.origin, productId: String(decoding: id.buffer, as: UTF8.self), reason: "unchanged"))
+                        let same = inPlace ? records.itemsEqual(at, records, n) : records.itemsEqual(at, items, n)
+                        if same && CatalogRawRecords.textEqual(firstSeen.buffer, records[at, .firstSeen].buffer) {
+                            r.skipped.append(.init(place: place, productId: String(decoding: id.buffer, as: UTF8.self), reason: "unchanged"))
                             continue
                         }
                         for field in 0..<CatalogRawRecords.Field.firstSeen.rawValue {
-                            records.spans[at * CatalogRawRecords.fieldCount + field] = items.spans[n * CatalogRawRecords.fieldCount + field]
+                            records.spans[at * width + field] = inPlace ? records.spans[n * width + field] : items.spans[n * width + field]
                         }
                         records[at, .firstSeen] = firstSeen
                         records[at, .updated] = stamp
                         records[at, .origin] = origin
                         if addedNow[at] || updatedNow[at] {
-                            r.skipped.append(.init(place: batch.origin, productId: String(decoding: id.buffer, as: UTF8.self),
+                            r.skipped.append(.init(place: place, productId: String(decoding: id.buffer, as: UTF8.self),
                                                    reason: "an earlier record of the same productId in this import was replaced by a later one"))
                         } else {
                             updatedNow[at] = true
                             r.updated += 1
                         }
                     } else {
-                        position[key] = records.count
-                        records.append(from: items, record: n)
-                        let at = records.count - 1
+                        let at = kept
+                        position[key] = at
+                        if !inPlace {
+                            records.append(from: items, record: n)
+                        } else if at != n {
+                            for field in 0..<width { records.spans[at * width + field] = records.spans[n * width + field] }
+                        }
+                        kept += 1
                         records[at, .firstSeen] = CatalogIdKey.earlier(stamp, seen)
                         records[at, .updated] = stamp
                         records[at, .origin] = origin
@@ -58,6 +77,7 @@ extension CatalogService {
                     }
                 }
             }
+            if inPlace { records.spans.removeSubrange((kept * width)...) }
             r.total = records.count
             return (r, r.added + r.updated > 0)
         }

@@ -41,7 +41,7 @@ public struct CatalogService: Sendable {
             report.total = try local.part()?.index.count ?? 0
             return report
         }
-        return try merge(batches, report: report, store: store)
+        return try merge(&batches, report: report, store: store)
     }
 
     static func origin(_ name: String) -> String {
