@@ -19,6 +19,12 @@ enum CatalogFileWriter {
             unlink(itemsTemp)
             throw error
         }
+        try commit(itemsTemp, to: itemsPath, indexTemp, to: indexPath, directory: directory)
+    }
+
+    /// The renames (the items first: the commit) and the directory's fsync; the temporary files
+    /// are removed when a rename fails.
+    static func commit(_ itemsTemp: String, to itemsPath: String, _ indexTemp: String, to indexPath: String, directory: String) throws(StoreError) {
         if rename(itemsTemp, itemsPath) != 0 {
             let code = errno
             unlink(itemsTemp)
@@ -37,6 +43,12 @@ enum CatalogFileWriter {
     static func name(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     private static func temporary(_ bytes: [UInt8], for path: String, directory: String) throws(StoreError) -> String {
+        try temporary(for: path, directory: directory) { fd in FileIO.writeAll(bytes[...], to: fd) }
+    }
+
+    /// A temporary file beside `path` (O_EXCL, mode 0600) that `fill` writes (returning the errno
+    /// of a failed write, or nil), fsynced and closed; removed when anything fails.
+    static func temporary(for path: String, directory: String, fill: (Int32) -> Int32?) throws(StoreError) -> String {
         var fd: Int32 = -1
         var temp = ""
         for _ in 0..<8 {
@@ -45,8 +57,9 @@ enum CatalogFileWriter {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw .io(path: path, operation: "create a temporary file for", errno: errno) }
-        if fchmod(fd, 0o600) != 0 || FileIO.writeAll(bytes[...], to: fd) != nil || fsync(fd) != 0 {
-            let code = errno
+        var failure: Int32?
+        if fchmod(fd, 0o600) != 0 { failure = errno } else if let code = fill(fd) { failure = code } else if fsync(fd) != 0 { failure = errno }
+        if let code = failure {
             close(fd)
             unlink(temp)
             throw .io(path: path, operation: "write", errno: code)

@@ -121,7 +121,7 @@ public enum CatalogImportParsing {
         }
     }
 
-    private static func takeOne(_ element: JSONValue, index i: Int, place: String, into parsed: inout Parsed) {
+    static func takeOne(_ element: JSONValue, index i: Int, place: String, into parsed: inout Parsed) {
         do {
             var item = try WireItem(json: element, index: i)
             guard let id = ProductID.usable(item.productId) else {

@@ -4,70 +4,90 @@
 /// number from an open-addressing table, each item's distinct keys are noted once, and the
 /// postings are laid out from the counts afterwards (ascending ordinals by construction).
 enum CatalogIndexBuilder {
+    /// What one item adds beside the text and keys `build`'s `entry` appends.
+    struct Entry {
+        var titleLength = 0, fieldsLength = 0, idLength = 0, idCharacters = 0
+        var idHash: UInt64 = 0
+        var price: Int?
+        var flags: CatalogIndexFormat.Flags = []
+    }
+
     /// `ranges` locate each item's JSON in the items file (or the embedded literal).
     static func build(items: [WireItem], ranges: [Range<Int>], generation: UInt64, itemsLength: Int) -> [UInt8] {
         precondition(items.count == ranges.count)
-        let count = items.count
-        var records = [UInt8](repeating: 0, count: count * CatalogIndexFormat.recordSize)
-        var text: [UInt8] = []
-        text.reserveCapacity(count * 160)
-        var table = KeyTable()
-        var occurrences: [UInt32] = []  // per item, the dense numbers of its distinct keys
-        occurrences.reserveCapacity(count * 96)
-        var ends = [Int](repeating: 0, count: count)
-        var ids: [(UInt64, UInt64)] = []
-        ids.reserveCapacity(count)
-        var keys: [UInt64] = []
-        keys.reserveCapacity(256)
-        for (ordinal, item) in items.enumerated() {
+        return build(count: items.count, ranges: ranges, generation: generation, itemsLength: itemsLength) { ordinal, text, keys, _ -> Entry in
+            let item = items[ordinal]
             let facts = CatalogEntryFacts(item)
-            let textStart = text.count
-            text.append(contentsOf: facts.title)
-            keys.removeAll(keepingCapacity: true)
-            facts.title.withUnsafeBufferPointer { CatalogText.keys($0, into: &keys) }
-            var fieldsLength = 0
+            var entry = Entry(price: facts.price, flags: facts.flags)
+            facts.title.withUnsafeBufferPointer { entry.titleLength = appendText($0, to: &text, keys: &keys) }
             for field in facts.fields {
-                text.append(contentsOf: field)
+                field.withUnsafeBufferPointer { entry.fieldsLength += appendText($0, to: &text, keys: &keys) + 1 }
                 text.append(0x1F)
-                fieldsLength += field.count + 1
-                field.withUnsafeBufferPointer { CatalogText.keys($0, into: &keys) }
             }
-            for key in keys {
-                let dense = table.number(of: key)
-                if table.lastSeen[dense] != Int32(truncatingIfNeeded: ordinal) {
-                    table.lastSeen[dense] = Int32(truncatingIfNeeded: ordinal)
-                    table.counts[dense] += 1
-                    occurrences.append(UInt32(dense))
+            var productId = item.productId
+            productId.withUTF8 { appendId($0, to: &text, entry: &entry) }
+            entry.idCharacters = item.productId.count
+            return entry
+        }.bytes
+    }
+
+    /// Appends a normalized text and notes its keys; returns its length.
+    @inline(__always)
+    static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], keys: inout [UInt64]) -> Int {
+        text.append(contentsOf: bytes)
+        CatalogText.keys(bytes, into: &keys)
+        return bytes.count
+    }
+
+    /// Appends the productId (its first 65,535 bytes) and notes its length and hash.
+    @inline(__always)
+    static func appendId(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], entry: inout Entry) {
+        let id = UnsafeBufferPointer(rebasing: bytes.prefix(Int(UInt16.max)))
+        text.append(contentsOf: id)
+        entry.idLength = id.count
+        entry.idHash = CatalogIndexFormat.fnv(id)
+    }
+
+    /// The index of `count` items, each appended by `entry`: its normalized title, then each
+    /// field followed by 0x1F, then its productId, with the keys of the title and fields (in
+    /// `keys`, or noted in the table for the ordinal directly).
+    static func build(count: Int, ranges: [Range<Int>], generation: UInt64, itemsLength: Int, textCapacity: Int = 0, parallel: Bool = false,
+                      entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64], _ table: KeyTable) -> Entry) -> Pieces {
+        precondition(count == ranges.count)
+        // Two halves on two threads (each its own text and key table, joined afterwards), or one.
+        let halves = parallel && count >= 4096 ? [0..<(count / 2), (count / 2)..<count] : [0..<count]
+        let parts = halves.map { Part(range: $0, textCapacity: textCapacity * $0.count / max(count, 1)) }
+        if parts.count == 1 {
+            parts[0].fill(ranges: ranges, entry: entry)
+        } else {
+            withoutActuallyEscaping(entry) { entry in CatalogParallel.run(parts.count) { i in parts[i].fill(ranges: ranges, entry: entry) } }
+        }
+        let first = parts[0]
+        let table = first.table
+        var records = first.records
+        var text = first.text
+        var ids = first.ids
+        // The second half's keys in the first's table (each key one dense number), its texts after.
+        var second: (part: Part, dense: [Int])?
+        if parts.count == 2 {
+            let part = parts[1]
+            var dense = [Int](repeating: 0, count: part.table.count)
+            for d in 0..<part.table.count { dense[d] = table.merge(part.table.keys[d], count: part.table.counts[d]) }
+            part.records.withUnsafeMutableBytes { out in
+                for o in 0..<part.range.count {
+                    let at = o * CatalogIndexFormat.recordSize + 16
+                    let start = UInt64(littleEndian: out.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                    out.storeBytes(of: (start + UInt64(text.count)).littleEndian, toByteOffset: at, as: UInt64.self)
                 }
             }
-            ends[ordinal] = occurrences.count
-            var idLength = 0
-            var idHash: UInt64 = 0
-            var productId = item.productId
-            productId.withUTF8 { bytes in
-                let id = UnsafeBufferPointer(rebasing: bytes.prefix(Int(UInt16.max)))
-                text.append(contentsOf: id)
-                idLength = id.count
-                idHash = CatalogIndexFormat.fnv(id)
-            }
-            ids.append((idHash, UInt64(ordinal)))
-            let range = ranges[ordinal]
-            records.withUnsafeMutableBytes { out in
-                let at = ordinal * CatalogIndexFormat.recordSize
-                out.storeBytes(of: UInt64(range.lowerBound).littleEndian, toByteOffset: at, as: UInt64.self)
-                out.storeBytes(of: UInt32(clamping: range.count).littleEndian, toByteOffset: at + 8, as: UInt32.self)
-                out.storeBytes(of: UInt32(clamping: facts.title.count).littleEndian, toByteOffset: at + 12, as: UInt32.self)
-                out.storeBytes(of: UInt64(textStart).littleEndian, toByteOffset: at + 16, as: UInt64.self)
-                out.storeBytes(of: UInt32(clamping: fieldsLength).littleEndian, toByteOffset: at + 24, as: UInt32.self)
-                out.storeBytes(of: UInt16(idLength).littleEndian, toByteOffset: at + 28, as: UInt16.self)
-                out.storeBytes(of: UInt16(clamping: item.productId.count).littleEndian, toByteOffset: at + 30, as: UInt16.self)
-                out.storeBytes(of: UInt64(bitPattern: Int64(facts.price ?? 0)).littleEndian, toByteOffset: at + 32, as: UInt64.self)
-                out[at + 40] = facts.flags.rawValue
-            }
+            records += part.records
+            text += part.text
+            ids += part.ids
+            second = (part, dense)
         }
 
         // The keys in ascending order, each key's first posting, then the postings.
-        let keyCount = table.keys.count
+        let keyCount = table.count
         let order = (0..<keyCount).sorted { table.keys[$0] < table.keys[$1] }
         var cursor = [Int](repeating: 0, count: keyCount)  // by dense number
         var startsByRank = [UInt64](repeating: 0, count: keyCount + 1)
@@ -79,69 +99,249 @@ enum CatalogIndexBuilder {
         }
         startsByRank[keyCount] = UInt64(running)
         let postingCount = running
-        let layout = CatalogIndexFormat.Layout(count: count, keyCount: keyCount, postingCount: postingCount, textLength: text.count)
-        var out = [UInt8](repeating: 0, count: layout.total)
-        ids.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        out.withUnsafeMutableBytes { out in
+        var pieces = Pieces()
+        pieces.header = [UInt8](repeating: 0, count: CatalogIndexFormat.headerSize)
+        pieces.header.withUnsafeMutableBytes { out in
             func put(_ value: UInt64, _ at: Int) { out.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt64.self) }
             out.copyBytes(from: CatalogIndexFormat.magic)
             for (i, value) in [count, keyCount, postingCount, text.count].enumerated() { put(UInt64(value), 8 + i * 8) }
             put(generation, 40)
             put(UInt64(itemsLength), 48)
-            records.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[layout.records..<(layout.records + $0.count)]).copyMemory(from: $0) }
-            for (rank, dense) in order.enumerated() { put(table.keys[dense], layout.keys + rank * 8) }
-            for (rank, start) in startsByRank.enumerated() { put(start, layout.starts + rank * 8) }
-            var from = 0
-            for ordinal in 0..<count {
-                for o in from..<ends[ordinal] {
-                    let dense = Int(occurrences[o])
-                    out.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: layout.postings + cursor[dense] * 4, as: UInt32.self)
-                    cursor[dense] += 1
-                }
-                from = ends[ordinal]
-            }
-            for (i, (hash, ordinal)) in ids.enumerated() {
-                put(hash, layout.ids + i * 16)
-                put(ordinal, layout.ids + i * 16 + 8)
-            }
-            text.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[layout.text..<layout.total]).copyMemory(from: $0) }
         }
-        return out
+        pieces.records = records
+        pieces.keys = [UInt8](unsafeUninitializedCapacity: (2 * keyCount + 1) * 8) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            for (rank, dense) in order.enumerated() { raw.storeBytes(of: table.keys[dense].littleEndian, toByteOffset: rank * 8, as: UInt64.self) }
+            for (rank, start) in startsByRank.enumerated() { raw.storeBytes(of: start.littleEndian, toByteOffset: (keyCount + rank) * 8, as: UInt64.self) }
+            initialized = (2 * keyCount + 1) * 8
+        }
+        let paddedPostings = (postingCount * 4 + 7) / 8 * 8
+        pieces.postings = [UInt8](unsafeUninitializedCapacity: paddedPostings) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                var from = 0
+                let occurrences = first.table.occurrences
+                for ordinal in first.range {
+                    let to = first.ends[ordinal]
+                    for o in from..<to {
+                        let dense = Int(occurrences[o])
+                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
+                        cursor[dense] += 1
+                    }
+                    from = to
+                }
+                guard let (part, map) = second else { return }
+                from = 0
+                let later = part.table.occurrences
+                for ordinal in part.range {
+                    let to = part.ends[ordinal - part.range.lowerBound]
+                    for o in from..<to {
+                        let dense = map[Int(later[o])]
+                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
+                        cursor[dense] += 1
+                    }
+                    from = to
+                }
+            }
+            for pad in (postingCount * 4)..<paddedPostings { raw[pad] = 0 }
+            initialized = paddedPostings
+        }
+        ids.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        pieces.ids = [UInt8](unsafeUninitializedCapacity: count * 16) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            for (i, (hash, ordinal)) in ids.enumerated() {
+                raw.storeBytes(of: hash.littleEndian, toByteOffset: i * 16, as: UInt64.self)
+                raw.storeBytes(of: ordinal.littleEndian, toByteOffset: i * 16 + 8, as: UInt64.self)
+            }
+            initialized = count * 16
+        }
+        pieces.text = text
+        return pieces
+    }
+
+    /// The index file in the parts it is laid out in (written one after the other, never
+    /// copied into one buffer): header, records, keys and starts, postings, ids, text.
+    struct Pieces {
+        var header: [UInt8] = [], records: [UInt8] = [], keys: [UInt8] = [], postings: [UInt8] = [], ids: [UInt8] = [], text: [UInt8] = []
+        var all: [[UInt8]] { [header, records, keys, postings, ids, text] }
+        var bytes: [UInt8] { Array(all.joined()) }
+
+        /// Sets each record's place in the items file, and the file's length.
+        mutating func locate(ranges: [Range<Int>], itemsLength: Int) {
+            header.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(itemsLength).littleEndian, toByteOffset: 48, as: UInt64.self) }
+            records.withUnsafeMutableBytes { out in
+                for (ordinal, range) in ranges.enumerated() {
+                    let at = ordinal * CatalogIndexFormat.recordSize
+                    out.storeBytes(of: UInt64(range.lowerBound).littleEndian, toByteOffset: at, as: UInt64.self)
+                    out.storeBytes(of: UInt32(clamping: range.count).littleEndian, toByteOffset: at + 8, as: UInt32.self)
+                }
+            }
+        }
+    }
+
+    /// One run of ordinals: its texts, keys and records, as if it were the whole index.
+    final class Part: @unchecked Sendable {
+        let range: Range<Int>
+        var text: [UInt8] = []
+        let table: KeyTable
+        var ends: [Int]  // by ordinal in the run: the end of its occurrences in the table
+        var ids: [(UInt64, UInt64)] = []
+        var records: [UInt8]
+
+        init(range: Range<Int>, textCapacity: Int) {
+            self.range = range
+            // Reserved generously: pages never written are never touched.
+            text.reserveCapacity(max(range.count * 160, textCapacity))
+            table = KeyTable(occurrenceCapacity: max(range.count * 96, textCapacity * 2))
+            ends = [Int](repeating: 0, count: range.count)
+            ids.reserveCapacity(range.count)
+            records = [UInt8](repeating: 0, count: range.count * CatalogIndexFormat.recordSize)
+        }
+
+        func fill(ranges: [Range<Int>], entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64], _ table: KeyTable) -> Entry) {
+            var keys: [UInt64] = []
+            keys.reserveCapacity(256)
+            let table = self.table
+            for ordinal in range {
+                let textStart = text.count
+                keys.removeAll(keepingCapacity: true)
+                let facts = entry(ordinal, &text, &keys, table)
+                let mark = Int32(truncatingIfNeeded: ordinal)
+                keys.withUnsafeBufferPointer { for key in $0 { table.note(key, ordinal: mark) } }
+                let o = ordinal - range.lowerBound
+                ends[o] = table.occurrenceCount
+                ids.append((facts.idHash, UInt64(ordinal)))
+                let place = ranges[ordinal]
+                records.withUnsafeMutableBytes { out in
+                    let at = o * CatalogIndexFormat.recordSize
+                    out.storeBytes(of: UInt64(place.lowerBound).littleEndian, toByteOffset: at, as: UInt64.self)
+                    out.storeBytes(of: UInt32(clamping: place.count).littleEndian, toByteOffset: at + 8, as: UInt32.self)
+                    out.storeBytes(of: UInt32(clamping: facts.titleLength).littleEndian, toByteOffset: at + 12, as: UInt32.self)
+                    out.storeBytes(of: UInt64(textStart).littleEndian, toByteOffset: at + 16, as: UInt64.self)
+                    out.storeBytes(of: UInt32(clamping: facts.fieldsLength).littleEndian, toByteOffset: at + 24, as: UInt32.self)
+                    out.storeBytes(of: UInt16(facts.idLength).littleEndian, toByteOffset: at + 28, as: UInt16.self)
+                    out.storeBytes(of: UInt16(clamping: facts.idCharacters).littleEndian, toByteOffset: at + 30, as: UInt16.self)
+                    out.storeBytes(of: UInt64(bitPattern: Int64(facts.price ?? 0)).littleEndian, toByteOffset: at + 32, as: UInt64.self)
+                    out[at + 40] = facts.flags.rawValue
+                }
+            }
+        }
     }
 
     /// Keys to dense numbers (open addressing, linear probing), with each key's posting count
-    /// and the last ordinal that noted it.
-    struct KeyTable {
-        private var slots = [Int32](repeating: -1, count: 1 << 12)
-        private var mask = (1 << 12) - 1
-        var keys: [UInt64] = []
-        var counts: [UInt32] = []
-        var lastSeen: [Int32] = []
+    /// and the last ordinal that noted it, and the dense numbers noted, in order: in memory it
+    /// manages itself (the hot loop of an import runs without bounds or uniqueness checks).
+    final class KeyTable {
+        private var slots: UnsafeMutablePointer<Int32>
+        private var mask: Int
+        private var capacity = 1 << 11
+        private(set) var count = 0
+        private(set) var keys: UnsafeMutablePointer<UInt64>
+        private(set) var counts: UnsafeMutablePointer<UInt32>
+        private var lastSeen: UnsafeMutablePointer<Int32>
+        private(set) var occurrences: UnsafeMutablePointer<UInt32>
+        private(set) var occurrenceCount = 0
+        private var occurrenceCapacity: Int
+
+        init(occurrenceCapacity: Int) {
+            slots = .allocate(capacity: 1 << 12)
+            slots.initialize(repeating: -1, count: 1 << 12)
+            mask = (1 << 12) - 1
+            keys = .allocate(capacity: capacity)
+            counts = .allocate(capacity: capacity)
+            lastSeen = .allocate(capacity: capacity)
+            self.occurrenceCapacity = max(occurrenceCapacity, 16)
+            occurrences = .allocate(capacity: self.occurrenceCapacity)
+        }
+
+        deinit {
+            slots.deallocate()
+            keys.deallocate()
+            counts.deallocate()
+            lastSeen.deallocate()
+            occurrences.deallocate()
+        }
 
         @inline(__always) private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask }
 
-        mutating func number(of key: UInt64) -> Int {
+        /// Notes `key` for the item `ordinal` (once per item).
+        @inline(__always) func note(_ key: UInt64, ordinal: Int32) {
             var s = slot(key)
+            var dense: Int
             while true {
-                let dense = slots[s]
-                if dense < 0 { break }
-                if keys[Int(dense)] == key { return Int(dense) }
+                let d = slots[s]
+                if d < 0 {
+                    dense = insert(key, at: s)
+                    break
+                }
+                if keys[Int(d)] == key {
+                    dense = Int(d)
+                    break
+                }
                 s = (s + 1) & mask
             }
-            let dense = keys.count
-            slots[s] = Int32(dense)
-            keys.append(key)
-            counts.append(0)
-            lastSeen.append(-1)
-            if keys.count * 2 > slots.count { grow() }
+            guard lastSeen[dense] != ordinal else { return }
+            lastSeen[dense] = ordinal
+            counts[dense] += 1
+            if occurrenceCount == occurrenceCapacity { growOccurrences() }
+            occurrences[occurrenceCount] = UInt32(dense)
+            occurrenceCount += 1
+        }
+
+        /// The dense number of `key` (added when new), its posting count raised by `count`.
+        func merge(_ key: UInt64, count more: UInt32) -> Int {
+            var s = slot(key)
+            while true {
+                let d = slots[s]
+                if d < 0 { break }
+                if keys[Int(d)] == key {
+                    counts[Int(d)] += more
+                    return Int(d)
+                }
+                s = (s + 1) & mask
+            }
+            let dense = insert(key, at: s)
+            counts[dense] = more
             return dense
         }
 
-        private mutating func grow() {
-            slots = [Int32](repeating: -1, count: slots.count * 2)
-            mask = slots.count - 1
-            for (dense, key) in keys.enumerated() {
-                var s = slot(key)
+        private func insert(_ key: UInt64, at s: Int) -> Int {
+            if count == capacity {
+                capacity *= 2
+                keys = Self.grown(keys, count: count, to: capacity)
+                counts = Self.grown(counts, count: count, to: capacity)
+                lastSeen = Self.grown(lastSeen, count: count, to: capacity)
+            }
+            let dense = count
+            slots[s] = Int32(dense)
+            keys[dense] = key
+            counts[dense] = 0
+            lastSeen[dense] = -1
+            count += 1
+            if count * 2 > mask + 1 { grow() }
+            return dense
+        }
+
+        private static func grown<T>(_ old: UnsafeMutablePointer<T>, count: Int, to capacity: Int) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+            new.moveInitialize(from: old, count: count)
+            old.deallocate()
+            return new
+        }
+
+        private func growOccurrences() {
+            occurrenceCapacity *= 2
+            occurrences = Self.grown(occurrences, count: occurrenceCount, to: occurrenceCapacity)
+        }
+
+        private func grow() {
+            let size = (mask + 1) * 2
+            slots.deallocate()
+            slots = .allocate(capacity: size)
+            slots.initialize(repeating: -1, count: size)
+            mask = size - 1
+            for dense in 0..<count {
+                var s = slot(keys[dense])
                 while slots[s] >= 0 { s = (s + 1) & mask }
                 slots[s] = Int32(dense)
             }

@@ -20,63 +20,28 @@ public struct CatalogService: Sendable {
     /// Parses every input first (a file that does not parse contributes nothing), then merges
     /// the rest in one commit: by productId, a later record replaces an earlier one and keeps
     /// its first-seen date.
+    /// The items stay bytes of the inputs throughout (`CatalogRawRecords`): parsed as spans,
+    /// merged, written and indexed from the same bytes.
     public func importItems(_ inputs: [Input]) throws -> CatalogImportReport {
         var report = CatalogImportReport()
-        var batches: [(origin: String, items: [WireItem], firstSeen: [String?])] = []
+        let store = CatalogByteStore()
+        var batches: [Batch] = []
         for input in inputs {
             do {
-                let parsed = try CatalogImportParsing.parse(input.bytes, name: input.name)
+                let parsed = try CatalogImportParsing.parseRaw(input.bytes, name: input.name, store: store)
                 report.files.append(.init(name: input.name, format: parsed.format.rawValue, items: parsed.items.count))
                 report.skipped += parsed.skipped.map { var s = $0; s.place = "\(input.name) \(s.place)"; return s }
-                batches.append((CatalogService.origin(input.name), parsed.items, parsed.firstSeen))
+                batches.append((CatalogService.origin(input.name), parsed.items))
             } catch {
                 report.failures.append(error.description)
             }
         }
-        guard batches.contains(where: { !$0.items.isEmpty }) else {
+        guard batches.contains(where: { $0.items.count > 0 }) else {
             // Nothing to merge: the catalog is as it was, and the report says how many it holds.
             report.total = try local.part()?.index.count ?? 0
             return report
         }
-        let stamp = CatalogRecord.timestamp(now())
-        return try local.update { records in
-            var r = report
-            var position: [String: Int] = [:]
-            position.reserveCapacity(records.count)
-            for (i, record) in records.enumerated() { position[record.item.productId] = i }
-            var addedNow: [String: String] = [:]  // id → the place of the record that added it
-            var updatedNow: Set<String> = []
-            for batch in batches {
-                for (n, item) in batch.items.enumerated() {
-                    // The first-seen date is the oldest known: the catalog's, or the file's own
-                    // (an export's) when older; never one in the future.
-                    let seen = n < batch.firstSeen.count ? batch.firstSeen[n].flatMap { $0 <= stamp ? $0 : nil } : nil
-                    if let at = position[item.productId] {
-                        let firstSeen = CatalogRecord.earlier(records[at].firstSeen, seen)
-                        if records[at].item.json == item.json && firstSeen == records[at].firstSeen {
-                            r.skipped.append(.init(place: batch.origin, productId: item.productId, reason: "unchanged"))
-                            continue
-                        }
-                        records[at].item = item
-                        records[at].firstSeen = firstSeen
-                        records[at].updated = stamp
-                        records[at].origin = batch.origin
-                        if addedNow[item.productId] != nil || !updatedNow.insert(item.productId).inserted {
-                            r.skipped.append(.init(place: batch.origin, productId: item.productId, reason: "an earlier record of the same productId in this import was replaced by a later one"))
-                        } else {
-                            r.updated += 1
-                        }
-                    } else {
-                        position[item.productId] = records.count
-                        records.append(CatalogRecord(item: item, firstSeen: CatalogRecord.earlier(stamp, seen), updated: stamp, origin: batch.origin))
-                        addedNow[item.productId] = batch.origin
-                        r.added += 1
-                    }
-                }
-            }
-            r.total = records.count
-            return (r, r.added + r.updated > 0)
-        }
+        return try merge(&batches, report: report, store: store)
     }
 
     static func origin(_ name: String) -> String {

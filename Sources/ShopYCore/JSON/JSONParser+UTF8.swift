@@ -9,10 +9,13 @@ extension JSONParser {
         while i < n {
             if i + 16 <= n {
                 let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                if !any(v .>= high) {
+                let lanes = unsafeBitCast(v .>= high, to: SIMD2<UInt64>.self)
+                if lanes[0] == 0 && lanes[1] == 0 {
                     i += 16
                     continue
                 }
+                // Past the ASCII bytes before the first that is not.
+                i += lanes[0] != 0 ? lanes[0].trailingZeroBitCount / 8 : 8 + lanes[1].trailingZeroBitCount / 8
             }
             let lead = bytes[i]
             if lead < 0x80 {

@@ -72,36 +72,13 @@ public struct JSONWriter {
     }
 
     public mutating func writeString(_ string: String) {
-        bytes.append(0x22)
         // Fast path for plain text: copy runs that need no escaping.
         let handled = string.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
-            var runStart = 0
-            var i = 0
-            while i < buffer.count {
-                let byte = buffer[i]
-                if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte == 0x7F {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
-                    escapeASCII(byte)
-                    runStart = i + 1
-                } else if byte >= 0x80 {
-                    // C1 controls (U+0080–U+009F) are C2 80–C2 9F; the bidi and separator
-                    // characters we escape are E2 80 8E/8F, E2 80 A8–AE and E2 81 A6–A9, and
-                    // U+061C is D8 9C.
-                    if let length = JSONWriter.escapedScalarLength(buffer, i) {
-                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
-                        let scalar = JSONWriter.decodeScalar(buffer, i, length)
-                        escapeScalar(scalar)
-                        i += length
-                        runStart = i
-                        continue
-                    }
-                }
-                i += 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<buffer.count]))
+            writeString(bytes: buffer)
             return true
         }
         if handled == nil {
+            bytes.append(0x22)
             // Non-contiguous string (bridged): go scalar by scalar.
             for scalar in string.unicodeScalars {
                 let v = scalar.value
@@ -114,7 +91,51 @@ public struct JSONWriter {
                     bytes.append(contentsOf: String(scalar).utf8)
                 }
             }
+            bytes.append(0x22)
         }
+    }
+
+    /// `writeString` of the text whose UTF-8 is `buffer` (valid UTF-8): the same bytes.
+    mutating func writeString(bytes buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        var runStart = 0
+        var i = 0
+        let base = UnsafeRawPointer(buffer.baseAddress)
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C), space = SIMD16<UInt8>(repeating: 0x20)
+        let del = SIMD16<UInt8>(repeating: 0x7F), c2 = SIMD16<UInt8>(repeating: 0xC2), d8 = SIMD16<UInt8>(repeating: 0xD8)
+        let e2 = SIMD16<UInt8>(repeating: 0xE2)
+        while i < buffer.count {
+            // Sixteen bytes at a time past those that can need an escape (the lead bytes of the
+            // scalars that can are C2, D8 and E2).
+            if let base, i + 16 <= buffer.count {
+                let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let special = (v .== quote) .| (v .== backslash) .| (v .< space) .| (v .== del) .| (v .== c2) .| (v .== d8) .| (v .== e2)
+                if !any(special) {
+                    i += 16
+                    continue
+                }
+            }
+            let byte = buffer[i]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte == 0x7F {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
+                escapeASCII(byte)
+                runStart = i + 1
+            } else if byte >= 0x80 {
+                // C1 controls (U+0080–U+009F) are C2 80–C2 9F; the bidi and separator
+                // characters we escape are E2 80 8E/8F, E2 80 A8–AE and E2 81 A6–A9, and
+                // U+061C is D8 9C.
+                if let length = JSONWriter.escapedScalarLength(buffer, i) {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
+                    let scalar = JSONWriter.decodeScalar(buffer, i, length)
+                    escapeScalar(scalar)
+                    i += length
+                    runStart = i
+                    continue
+                }
+            }
+            i += 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<buffer.count]))
         bytes.append(0x22)
     }
 
