@@ -45,6 +45,14 @@ package final class CatalogPart: Sendable {
         }
     }
 
+    /// The stored bytes of item `ordinal` in catalog.json; nil for a part made from items in
+    /// memory, or when its record's range does not fit the file.
+    func storedBytes(at ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard case .json(let bytes, let index) = storage, let record = index.record(ordinal),
+              record.itemStart <= bytes.buffer.count, record.itemLength <= bytes.buffer.count - record.itemStart else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes.buffer.bindMemory(to: UInt8.self)[record.itemStart..<(record.itemStart + record.itemLength)])
+    }
+
     var items: [WireItem] {
         switch storage {
         case .items(let items): return items

@@ -109,18 +109,24 @@ public struct CatalogService: Sendable {
     // MARK: - Summary, export, remove, clear
 
     public func summary(recording: Bool) throws -> CatalogSummaryReport {
-        let contents = try local.load()
         var categories: [String: Int] = [:], origins: [String: Int] = [:]
-        for record in contents.records {
-            let item = record.item
-            let name = [item.category1, item.category2].compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }.joined(separator: " > ")
-            categories[name.isEmpty ? "(none)" : name, default: 0] += 1
-            origins[record.origin.isEmpty ? "(unknown)" : record.origin, default: 0] += 1
+        var count = 0
+        if let scanned = try scannedCounts() {
+            (count, categories, origins) = scanned
+        } else {
+            let contents = try local.load()
+            count = contents.records.count
+            for record in contents.records {
+                let item = record.item
+                let name = [item.category1, item.category2].compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }.joined(separator: " > ")
+                categories[name.isEmpty ? "(none)" : name, default: 0] += 1
+                origins[record.origin.isEmpty ? "(unknown)" : record.origin, default: 0] += 1
+            }
         }
         func sorted(_ d: [String: Int]) -> [CatalogSummaryReport.Count] {
             d.map { .init(name: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
         }
-        return CatalogSummaryReport(embedded: Catalog.embedded.parts[0].index.count, local: contents.records.count,
+        return CatalogSummaryReport(embedded: Catalog.embedded.parts[0].index.count, local: count,
                                     categories: sorted(categories), origins: sorted(origins),
                                     bytesOnDisk: local.sizeOnDisk(), path: local.itemsPath, recording: recording)
     }
