@@ -77,6 +77,18 @@ final class RateLimiterTurnTests: XCTestCase {
         XCTAssertEqual(starts[1...].filter { $0 - resumed < .milliseconds(20) }.count, 4, "a burst of 4 (the window's limit) right away")
     }
 
+    /// The window is never shorter than the turns fill by themselves, so the plain pace is never
+    /// held by it: 10 turns at 8 a second take 1.25 s (the window stays 1.1 s); at 10 or 50 a
+    /// second the window is what 10 or 50 turns take (1 s).
+    func testTheWindowNeverSlowsThePlainPace() async {
+        for (rate, window) in [(8.0, Duration.milliseconds(1100)), (10, .seconds(1)), (50, .seconds(1)), (0.5, .milliseconds(1100))] {
+            let limiter = RateLimiter(perSecond: rate)
+            let (spacing, used, burst) = await (limiter.spacing, limiter.windowInUse, limiter.burstInUse)
+            XCTAssertEqual(used, window, "at \(rate) a second")
+            XCTAssertLessThanOrEqual(used, spacing * burst, "\(burst) turns at \(rate) a second fill the window by themselves")
+        }
+    }
+
     func testTheAPIThrottleBoundsTheDefaultLimiter() async {
         let limiter = RateLimiter(perSecond: 8)
         let spacing = await limiter.spacing

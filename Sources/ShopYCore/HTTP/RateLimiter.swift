@@ -11,7 +11,9 @@ import Foundation
 ///   comes, and the scan ends where the rate alone would end it. Every request still takes a
 ///   turn of its own: by any time t after the first, at most 1 + t × rate have gone.
 /// - Whatever the turns allow, no window of `apiWindow` holds more than `burst` starts (10: the
-///   API's throttle, with room for the network's jitter; `rate` itself when it is higher).
+///   API's throttle, with room for the network's jitter; `rate` itself when it is higher). The
+///   window is never longer than `burst` turns, so requests at the plain pace are never held by
+///   it (at `--rate` 10 it is 1 s): it bounds only the requests catching up.
 ///
 /// The rate is held to `rates` (what `--rate` accepts): a rate outside it, infinite or NaN cannot
 /// make the interval overflow or the slot arithmetic trap; it is clamped (NaN: the default 8).
@@ -35,8 +37,11 @@ public actor RateLimiter {
 
     public init(perSecond rate: Double) {
         let held = rate.isNaN ? 8 : min(max(rate, Self.rates.lowerBound), Self.rates.upperBound)
-        self.init(interval: .nanoseconds(Int64((1_000_000_000 / held).rounded())),
-                  burst: max(Self.apiThrottle, Int(held.rounded(.up))), window: Self.apiWindow)
+        let interval = Duration.nanoseconds(Int64((1_000_000_000 / held).rounded()))
+        let burst = max(Self.apiThrottle, Int(held.rounded(.up)))
+        // Never shorter than the window the turns alone fill, so that the plain pace is never
+        // slowed: at 8 a second 10 turns take 1.25 s; at 10 a second the window is 1 s.
+        self.init(interval: interval, burst: burst, window: min(Self.apiWindow, interval * burst))
     }
 
     /// Any spacing, burst and window (for tests: the API's window makes slow ones).
@@ -49,6 +54,9 @@ public actor RateLimiter {
 
     /// The spacing in use, for tests.
     public var spacing: Duration { interval }
+    /// The window and the most starts it may hold, for tests.
+    var windowInUse: Duration { window }
+    var burstInUse: Int { burst }
 
     /// Waits for a turn and takes it; `catchingUp`: a turn that passed unused may be taken at once.
     /// Returns the start it was given.
