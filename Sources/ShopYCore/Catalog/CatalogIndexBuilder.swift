@@ -69,6 +69,8 @@ enum CatalogIndexBuilder {
         var ids = first.ids
         // The second half's keys in the first's table (each key one dense number), its texts after.
         var second: (part: Part, dense: [Int])?
+        // The first half's own posting counts, by dense number (its keys come first in the table).
+        let firstCounts = [UInt32](UnsafeBufferPointer(start: table.counts, count: table.count))
         if parts.count == 2 {
             let part = parts[1]
             var dense = [Int](repeating: 0, count: part.table.count)
@@ -118,30 +120,21 @@ enum CatalogIndexBuilder {
         let paddedPostings = (postingCount * 4 + 7) / 8 * 8
         pieces.postings = [UInt8](unsafeUninitializedCapacity: paddedPostings) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
-            cursor.withUnsafeMutableBufferPointer { cursor in
-                var from = 0
-                let occurrences = first.table.occurrences
-                for ordinal in first.range {
-                    let to = first.ends[ordinal]
-                    for o in from..<to {
-                        let dense = Int(occurrences[o])
-                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
-                        cursor[dense] += 1
-                    }
-                    from = to
+            // Each key's postings are its first half's ordinals, then its second half's: the halves
+            // fill places of their own, each on its thread, from cursors by their own dense numbers.
+            let firstCursor = UnsafeMutablePointer<Int>.allocate(capacity: max(keyCount, 1))
+            defer { firstCursor.deallocate() }
+            cursor.withUnsafeBufferPointer { firstCursor.initialize(from: $0.baseAddress!, count: keyCount) }
+            if let (part, map) = second {
+                let laterCursor = UnsafeMutablePointer<Int>.allocate(capacity: max(map.count, 1))
+                defer { laterCursor.deallocate() }
+                for d in 0..<map.count {
+                    let dense = map[d]
+                    laterCursor[d] = cursor[dense] + (dense < firstCounts.count ? Int(firstCounts[dense]) : 0)
                 }
-                guard let (part, map) = second else { return }
-                from = 0
-                let later = part.table.occurrences
-                for ordinal in part.range {
-                    let to = part.ends[ordinal - part.range.lowerBound]
-                    for o in from..<to {
-                        let dense = map[Int(later[o])]
-                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
-                        cursor[dense] += 1
-                    }
-                    from = to
-                }
+                CatalogParallel.run(2) { i in scatter(i == 0 ? first : part, cursor: i == 0 ? firstCursor : laterCursor, into: raw) }
+            } else {
+                scatter(first, cursor: firstCursor, into: raw)
             }
             for pad in (postingCount * 4)..<paddedPostings { raw[pad] = 0 }
             initialized = paddedPostings
@@ -157,6 +150,25 @@ enum CatalogIndexBuilder {
         }
         pieces.text = text
         return pieces
+    }
+
+    /// Writes the ordinal of each of a part's occurrences at its key's cursor (by the part's own
+    /// dense numbers), moving the cursor on.
+    private static func scatter(_ part: Part, cursor: UnsafeMutablePointer<Int>, into raw: UnsafeMutableRawBufferPointer) {
+        let occurrences = part.table.occurrences
+        part.ends.withUnsafeBufferPointer { ends in
+            var from = 0
+            for o in 0..<part.range.count {
+                let to = ends[o]
+                let ordinal = UInt32(part.range.lowerBound + o).littleEndian
+                for k in from..<to {
+                    let dense = Int(occurrences[k])
+                    raw.storeBytes(of: ordinal, toByteOffset: cursor[dense] * 4, as: UInt32.self)
+                    cursor[dense] += 1
+                }
+                from = to
+            }
+        }
     }
 
     /// The index file in the parts it is laid out in (written one after the other, never
