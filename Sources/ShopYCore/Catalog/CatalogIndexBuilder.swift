@@ -56,7 +56,11 @@ enum CatalogIndexBuilder {
         precondition(count == ranges.count)
         // Two halves on two threads (each its own text and key table, joined afterwards), or one.
         let halves = parallel && count >= 4096 ? [0..<(count / 2), (count / 2)..<count] : [0..<count]
-        let parts = halves.map { Part(range: $0, textCapacity: textCapacity * $0.count / max(count, 1)) }
+        // The first part's arrays have room for the whole index: the second's are appended in place.
+        let parts = halves.enumerated().map { i, half in
+            let share = textCapacity * half.count / max(count, 1)
+            return Part(range: half, textCapacity: share, room: i == 0 ? (count, textCapacity) : (half.count, share))
+        }
         if parts.count == 1 {
             parts[0].fill(ranges: ranges, entry: entry)
         } else {
@@ -64,9 +68,9 @@ enum CatalogIndexBuilder {
         }
         let first = parts[0]
         let table = first.table
-        var records = first.records
-        var text = first.text
-        var ids = first.ids
+        // Moved out of the part (not shared with it), so that appending copies nothing.
+        var records = first.records, text = first.text, ids = first.ids
+        (first.records, first.text, first.ids) = ([], [], [])
         // The second half's keys in the first's table (each key one dense number), its texts after.
         var second: (part: Part, dense: [Int])?
         // The first half's own posting counts, by dense number (its keys come first in the table).
@@ -200,14 +204,18 @@ enum CatalogIndexBuilder {
         var ids: [(UInt64, UInt64)] = []
         var records: [UInt8]
 
-        init(range: Range<Int>, textCapacity: Int) {
+        /// `room`: how many items' records and ids, and how many bytes of text, the arrays are
+        /// reserved for.
+        init(range: Range<Int>, textCapacity: Int, room: (items: Int, text: Int)) {
             self.range = range
             // Reserved generously: pages never written are never touched.
-            text.reserveCapacity(max(range.count * 160, textCapacity))
+            text.reserveCapacity(max(range.count * 160, room.text))
             table = KeyTable(occurrenceCapacity: max(range.count * 96, textCapacity * 2))
             ends = [Int](repeating: 0, count: range.count)
-            ids.reserveCapacity(range.count)
-            records = [UInt8](repeating: 0, count: range.count * CatalogIndexFormat.recordSize)
+            ids.reserveCapacity(max(room.items, range.count))
+            records = []
+            records.reserveCapacity(max(room.items, range.count) * CatalogIndexFormat.recordSize)
+            records.append(contentsOf: repeatElement(0, count: range.count * CatalogIndexFormat.recordSize))
         }
 
         func fill(ranges: [Range<Int>], entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64], _ table: KeyTable) -> Entry) {
