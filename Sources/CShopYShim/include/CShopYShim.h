@@ -34,4 +34,10 @@ int cshopy_netlink_open(uint32_t groups, int receive_buffer);
 /// Returns 0, or -1 with errno set.
 int cshopy_forward_signal(int signo, pthread_t target);
 
+/// Starts writing the dirty pages of `fd` in [offset, offset + count) to disk without waiting
+/// (sync_file_range with SYNC_FILE_RANGE_WRITE on Linux; nothing elsewhere): a hint that lets a
+/// later fsync find most of a large file already written. It makes nothing durable by itself.
+/// Returns 0, or -1 with errno set.
+int cshopy_start_writeback(int fd, int64_t offset, int64_t count);
+
 #endif

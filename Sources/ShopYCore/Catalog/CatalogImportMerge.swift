@@ -34,11 +34,15 @@ extension CatalogService {
                 let place = batches[b].origin
                 let items = batches[b].items  // empty in place: the items are the records' table
                 let count = inPlace ? records.count : items.count
+                // The ids' keys first, in a loop of their own: their bytes lie all over the input,
+                // and independent loads overlap their cache misses (in place, a record is only
+                // moved down over one already taken, so each is read before it can change).
+                let keys = (0..<count).map { n in CatalogIdKey((inPlace ? records[n, .productId] : items[n, .productId]).buffer) }
                 for n in 0..<count {
                     var seen = inPlace ? records[n, .firstSeen] : items[n, .firstSeen]
                     if !seen.isAbsent && CatalogIdKey.compare(seen.buffer, stamp.buffer) > 0 { seen = .absent }
                     let id = inPlace ? records[n, .productId] : items[n, .productId]
-                    let key = CatalogIdKey(id.buffer)
+                    let key = keys[n]
                     if let at = position[key] {
                         let firstSeen = CatalogIdKey.earlier(records[at, .firstSeen], seen)
                         let same = inPlace ? records.itemsEqual(at, records, n) : records.itemsEqual(at, items, n)

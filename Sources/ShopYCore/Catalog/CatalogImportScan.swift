@@ -108,7 +108,7 @@ extension CatalogImportParsing {
             let buffer = self.buffer, store = self.store
             try parser.forEachMemberRaw { key, parser throws(JSONParseError) in
                 let keyBytes = UnsafeBufferPointer(rebasing: buffer[key])
-                if keyBytes.contains(0x5C) { unusual = true; return }  // an escaped key: decoded by the slow path
+                if ItemScan.hasBackslash(keyBytes) { unusual = true; return }  // an escaped key: decoded by the slow path
                 let k = ItemScan.field(keyBytes)
                 guard k >= 0, seen & (1 << k) == 0 else { return }  // unknown, or a later duplicate (the first one counts)
                 seen |= 1 << k
@@ -118,7 +118,7 @@ extension CatalogImportParsing {
                 case UInt8(ascii: "\""):
                     try parser.skipString()
                     let content = UnsafeBufferPointer(rebasing: buffer[(start + 1)..<(parser.offset - 1)])
-                    if content.contains(0x5C) {
+                    if ItemScan.hasBackslash(content) {
                         var decoder = JSONParser(buffer, at: start)
                         fields[k] = store.copy(try decoder.parseString())
                     } else {
@@ -168,6 +168,12 @@ extension CatalogImportParsing {
             CatalogImportParsing.takeOne(element, index: index, place: "item \(index + 1)", into: &one)
             skipped += one.skipped
             for (n, item) in one.items.enumerated() { items.append(item, firstSeen: n < one.firstSeen.count ? one.firstSeen[n] : nil) }
+        }
+
+        /// Whether the bytes hold a backslash (an escape), found with memchr.
+        @inline(__always) static func hasBackslash(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = b.baseAddress, b.count > 0 else { return false }
+            return memchr(base, 0x5C, b.count) != nil
         }
 
         @inline(__always) static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

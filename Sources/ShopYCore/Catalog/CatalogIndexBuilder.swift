@@ -56,7 +56,11 @@ enum CatalogIndexBuilder {
         precondition(count == ranges.count)
         // Two halves on two threads (each its own text and key table, joined afterwards), or one.
         let halves = parallel && count >= 4096 ? [0..<(count / 2), (count / 2)..<count] : [0..<count]
-        let parts = halves.map { Part(range: $0, textCapacity: textCapacity * $0.count / max(count, 1)) }
+        // The first part's arrays have room for the whole index: the second's are appended in place.
+        let parts = halves.enumerated().map { i, half in
+            let share = textCapacity * half.count / max(count, 1)
+            return Part(range: half, textCapacity: share, room: i == 0 ? (count, textCapacity) : (half.count, share))
+        }
         if parts.count == 1 {
             parts[0].fill(ranges: ranges, entry: entry)
         } else {
@@ -64,11 +68,13 @@ enum CatalogIndexBuilder {
         }
         let first = parts[0]
         let table = first.table
-        var records = first.records
-        var text = first.text
-        var ids = first.ids
+        // Moved out of the part (not shared with it), so that appending copies nothing.
+        var records = first.records, text = first.text, ids = first.ids
+        (first.records, first.text, first.ids) = ([], [], [])
         // The second half's keys in the first's table (each key one dense number), its texts after.
         var second: (part: Part, dense: [Int])?
+        // The first half's own posting counts, by dense number (its keys come first in the table).
+        let firstCounts = [UInt32](UnsafeBufferPointer(start: table.counts, count: table.count))
         if parts.count == 2 {
             let part = parts[1]
             var dense = [Int](repeating: 0, count: part.table.count)
@@ -118,30 +124,21 @@ enum CatalogIndexBuilder {
         let paddedPostings = (postingCount * 4 + 7) / 8 * 8
         pieces.postings = [UInt8](unsafeUninitializedCapacity: paddedPostings) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
-            cursor.withUnsafeMutableBufferPointer { cursor in
-                var from = 0
-                let occurrences = first.table.occurrences
-                for ordinal in first.range {
-                    let to = first.ends[ordinal]
-                    for o in from..<to {
-                        let dense = Int(occurrences[o])
-                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
-                        cursor[dense] += 1
-                    }
-                    from = to
+            // Each key's postings are its first half's ordinals, then its second half's: the halves
+            // fill places of their own, each on its thread, from cursors by their own dense numbers.
+            let firstCursor = UnsafeMutablePointer<Int>.allocate(capacity: max(keyCount, 1))
+            defer { firstCursor.deallocate() }
+            cursor.withUnsafeBufferPointer { firstCursor.initialize(from: $0.baseAddress!, count: keyCount) }
+            if let (part, map) = second {
+                let laterCursor = UnsafeMutablePointer<Int>.allocate(capacity: max(map.count, 1))
+                defer { laterCursor.deallocate() }
+                for d in 0..<map.count {
+                    let dense = map[d]
+                    laterCursor[d] = cursor[dense] + (dense < firstCounts.count ? Int(firstCounts[dense]) : 0)
                 }
-                guard let (part, map) = second else { return }
-                from = 0
-                let later = part.table.occurrences
-                for ordinal in part.range {
-                    let to = part.ends[ordinal - part.range.lowerBound]
-                    for o in from..<to {
-                        let dense = map[Int(later[o])]
-                        raw.storeBytes(of: UInt32(ordinal).littleEndian, toByteOffset: cursor[dense] * 4, as: UInt32.self)
-                        cursor[dense] += 1
-                    }
-                    from = to
-                }
+                CatalogParallel.run(2) { i in scatter(i == 0 ? first : part, cursor: i == 0 ? firstCursor : laterCursor, into: raw) }
+            } else {
+                scatter(first, cursor: firstCursor, into: raw)
             }
             for pad in (postingCount * 4)..<paddedPostings { raw[pad] = 0 }
             initialized = paddedPostings
@@ -157,6 +154,25 @@ enum CatalogIndexBuilder {
         }
         pieces.text = text
         return pieces
+    }
+
+    /// Writes the ordinal of each of a part's occurrences at its key's cursor (by the part's own
+    /// dense numbers), moving the cursor on.
+    private static func scatter(_ part: Part, cursor: UnsafeMutablePointer<Int>, into raw: UnsafeMutableRawBufferPointer) {
+        let occurrences = part.table.occurrences
+        part.ends.withUnsafeBufferPointer { ends in
+            var from = 0
+            for o in 0..<part.range.count {
+                let to = ends[o]
+                let ordinal = UInt32(part.range.lowerBound + o).littleEndian
+                for k in from..<to {
+                    let dense = Int(occurrences[k])
+                    raw.storeBytes(of: ordinal, toByteOffset: cursor[dense] * 4, as: UInt32.self)
+                    cursor[dense] += 1
+                }
+                from = to
+            }
+        }
     }
 
     /// The index file in the parts it is laid out in (written one after the other, never
@@ -188,14 +204,18 @@ enum CatalogIndexBuilder {
         var ids: [(UInt64, UInt64)] = []
         var records: [UInt8]
 
-        init(range: Range<Int>, textCapacity: Int) {
+        /// `room`: how many items' records and ids, and how many bytes of text, the arrays are
+        /// reserved for.
+        init(range: Range<Int>, textCapacity: Int, room: (items: Int, text: Int)) {
             self.range = range
             // Reserved generously: pages never written are never touched.
-            text.reserveCapacity(max(range.count * 160, textCapacity))
+            text.reserveCapacity(max(range.count * 160, room.text))
             table = KeyTable(occurrenceCapacity: max(range.count * 96, textCapacity * 2))
             ends = [Int](repeating: 0, count: range.count)
-            ids.reserveCapacity(range.count)
-            records = [UInt8](repeating: 0, count: range.count * CatalogIndexFormat.recordSize)
+            ids.reserveCapacity(max(room.items, range.count))
+            records = []
+            records.reserveCapacity(max(room.items, range.count) * CatalogIndexFormat.recordSize)
+            records.append(contentsOf: repeatElement(0, count: range.count * CatalogIndexFormat.recordSize))
         }
 
         func fill(ranges: [Range<Int>], entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64], _ table: KeyTable) -> Entry) {

@@ -45,7 +45,13 @@ extension LocalCatalog {
         let itemsTemp: String
         do {
             itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
-                let written = CatalogRawWriter.items(records, generation: generation) { chunk in CatalogRawWriter.writeAll(chunk, to: fd) }
+                var writeback = CatalogWriteback(fd: fd)
+                let written = CatalogRawWriter.items(records, generation: generation) { chunk in
+                    let failure = CatalogRawWriter.writeAll(chunk, to: fd)
+                    if failure == nil { writeback.wrote(chunk.count) }
+                    return failure
+                }
+                writeback.start()
                 ranges = written.ranges
                 length = written.length
                 return written.failure
@@ -60,7 +66,12 @@ extension LocalCatalog {
         let indexTemp: String
         do {
             indexTemp = try CatalogFileWriter.temporary(for: indexPath, directory: directory) { fd in
-                for piece in index.all { if let failure = FileIO.writeAll(piece[...], to: fd) { return failure } }
+                var writeback = CatalogWriteback(fd: fd)
+                for piece in index.all {
+                    if let failure = FileIO.writeAll(piece[...], to: fd) { return failure }
+                    writeback.wrote(piece.count)
+                }
+                writeback.start()
                 return nil
             }
         } catch {
