@@ -47,7 +47,7 @@ extension LocalCatalog {
             itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
                 var writeback = CatalogWriteback(fd: fd)
                 let written = CatalogRawWriter.items(records, generation: generation) { chunk in
-                    let failure = CatalogRawWriter.writeAll(chunk, to: fd)
+                    let failure = FileIO.writeAll(chunk, to: fd)
                     if failure == nil { writeback.wrote(chunk.count) }
                     return failure
                 }
@@ -218,23 +218,6 @@ enum CatalogRawWriter {
             (buffer + used).update(from: source, count: bytes.count)
             used += bytes.count
         }
-    }
-
-    /// Writes all of `bytes` to `fd` (short writes and EINTR retried); the errno of a failure.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
-        guard let base = bytes.baseAddress else { return nil }
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, base + offset, bytes.count - offset)
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
-        }
-        return nil
     }
 }
 

@@ -211,15 +211,20 @@ public enum FileIO {
     /// Writes all of `bytes` to `fd` (short writes and EINTR retried); the errno of a failure,
     /// or nil.
     public static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd` (short writes and EINTR retried); the errno of a failure,
+    /// or nil.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-            }
+            #if canImport(Glibc)
+            let n = Glibc.write(fd, base + offset, bytes.count - offset)
+            #else
+            let n = Darwin.write(fd, base + offset, bytes.count - offset)
+            #endif
             if n > 0 {
                 offset += n
             } else if n < 0 && errno == EINTR {
