@@ -60,21 +60,7 @@ extension CatalogRawBytes {
     static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], table: CatalogIndexBuilder.KeyTable, ordinal: Int32) -> Int {
         let start = text.count
         text.append(contentsOf: bytes)
-        let simple = text.withUnsafeMutableBufferPointer { all -> Bool in
-            var i = start
-            while i < all.count {
-                let b = all[i]
-                if b < 0x80 {
-                    if b &- 0x41 < 26 { all[i] = b | 0x20 }
-                    i += 1
-                    continue
-                }
-                let (scalar, width) = CatalogText.decode(UnsafeBufferPointer(all), at: i)
-                guard CatalogText.caseless(scalar) else { return false }
-                i += width
-            }
-            return true
-        }
+        let simple = text.withUnsafeMutableBufferPointer { CatalogText.foldInPlace($0, from: start) }
         if !simple {
             text.removeSubrange(start...)
             text.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8)

@@ -97,22 +97,28 @@ extension CatalogText {
     /// library's full mapping.
     static func lowercased(_ text: String) -> [UInt8] {
         var out = Array(text.utf8)
-        let simple = out.withUnsafeMutableBufferPointer { bytes -> Bool in
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b < 0x80 {
-                    if b &- 0x41 < 26 { bytes[i] = b | 0x20 }
-                    i += 1
-                    continue
-                }
-                let (scalar, width) = decode(UnsafeBufferPointer(bytes), at: i)
-                guard caseless(scalar) else { return false }
-                i += width
-            }
-            return true
-        }
+        let simple = out.withUnsafeMutableBufferPointer { foldInPlace($0, from: 0) }
         return simple ? out : Array(text.lowercased().utf8)
+    }
+
+    /// Folds ASCII capitals in `bytes[from...]` to lowercase in place; false (the rest left as it
+    /// is) at the first scalar that is neither ASCII nor caseless: the caller then takes the
+    /// standard library's full mapping.
+    @inline(__always)
+    static func foldInPlace(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Bool {
+        var i = start
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b &- 0x41 < 26 { bytes[i] = b | 0x20 }
+                i += 1
+                continue
+            }
+            let (scalar, width) = decode(UnsafeBufferPointer(bytes), at: i)
+            guard caseless(scalar) else { return false }
+            i += width
+        }
+        return true
     }
 
     /// Scalars whose lowercase mapping is themselves, in the ranges catalog texts use.
