@@ -94,18 +94,24 @@ final class CatalogLocalSearchTests: StoreDirectoryTestCase {
         }
     }
 
-    func testLocalCatalogMatchesTheReference() throws {
-        let local = LocalCatalog(directory: home)
-        var incoming = CatalogLocalSearchTests.generated(800)
-        // Dedupe as import does: the last record of an id wins, in its first place.
+    /// Records of these items deduplicated as import does: the last record of an id wins, in its
+    /// first place.
+    static func records(deduplicating items: [WireItem]) -> [CatalogRecord] {
         var seen: [String: Int] = [:]
         var records: [CatalogRecord] = []
-        for item in incoming {
+        for item in items {
             if let at = seen[item.productId] { records[at].item = item } else {
                 seen[item.productId] = records.count
                 records.append(CatalogRecord(item: item, firstSeen: "t", updated: "t", origin: "test"))
             }
         }
+        return records
+    }
+
+    func testLocalCatalogMatchesTheReference() throws {
+        let local = LocalCatalog(directory: home)
+        var incoming = CatalogLocalSearchTests.generated(800)
+        var records = CatalogLocalSearchTests.records(deduplicating: incoming)
         // One local record replaces an embedded item.
         var replaced = Catalog.embedded.items[0]
         replaced.title = "교체된 방충망 Shoes"

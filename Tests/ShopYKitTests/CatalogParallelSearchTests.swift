@@ -12,14 +12,7 @@ final class CatalogParallelSearchTests: StoreDirectoryTestCase {
     /// `count` generated items written as the local catalog (deduplicated as import does), and
     /// the catalog a search reads: the embedded items, then the local ones, mapped.
     func writeCatalog(_ count: Int) throws -> (Catalog, [WireItem]) {
-        var seen: [String: Int] = [:]
-        var records: [CatalogRecord] = []
-        for item in CatalogLocalSearchTests.generated(count, seed: 41) {
-            if let at = seen[item.productId] { records[at].item = item } else {
-                seen[item.productId] = records.count
-                records.append(CatalogRecord(item: item, firstSeen: "t", updated: "t", origin: "test"))
-            }
-        }
+        var records = CatalogLocalSearchTests.records(deduplicating: CatalogLocalSearchTests.generated(count, seed: 41))
         // One local record replaces an embedded item (hidden in the embedded segment).
         var replaced = Catalog.embedded.items[3]
         replaced.title = "교체된 생활 방충망"

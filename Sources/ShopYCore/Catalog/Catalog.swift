@@ -38,7 +38,8 @@ public final class Catalog: Sendable {
     /// The ordinals of each part that a later part's record replaces.
     var hidden: [Set<Int>] {
         hiddenSets.value {
-            parts.indices.map { p in Set((0..<parts[p].index.count).filter { isHidden(part: p, ordinal: $0) }) }
+            // The last part hides nothing of its own (no part comes after it): not walked.
+            parts.indices.map { p in p + 1 < parts.count ? Set((0..<parts[p].index.count).filter { isHidden(part: p, ordinal: $0) }) : [] }
         }
     }
 

@@ -11,11 +11,7 @@ package enum CatalogInputFile {
     static let parallelSize = 8 << 20
 
     package static func read(_ path: String) throws(StoreError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw .io(path: path, operation: "open", errno: errno)
-        }
+        guard let fd = try FileIO.openForReading(path) else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= parallelSize else {

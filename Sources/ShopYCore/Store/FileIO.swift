@@ -36,13 +36,19 @@ public enum FileIO {
     /// The whole file, or nil when it does not exist. Follows links and reads FIFOs: for files
     /// the user names (`likes import`); shopy's own files go through `readStoreFile`.
     public static func read(_ path: String) throws(StoreError) -> [UInt8]? {
+        guard let fd = try openForReading(path) else { return nil }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// A file the user names, opened for reading (links followed); nil when it does not exist.
+    public static func openForReading(_ path: String) throws(StoreError) -> Int32? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw .io(path: path, operation: "open", errno: errno)
         }
-        defer { close(fd) }
-        return try readAll(fd, path: path)
+        return fd
     }
 
     /// One of shopy's own files (a store file, a lock, the journal or the index), opened without
