@@ -2,17 +2,45 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 
-/// The relevance page selected rather than sorted, and the matches scored a window at a time:
-/// the same answers as a full sort, across window boundaries of a mapped local catalog.
+/// The relevance page kept as the matches are found rather than sorted, and the matches scored a
+/// window at a time: the same answers as a full sort, across window boundaries of a mapped local
+/// catalog.
 final class CatalogTopKTests: StoreDirectoryTestCase {
-    func testSmallestIsTheSortedPrefix() {
+    /// Hits with few distinct scores (many ties), in the order they are found.
+    private func hits(_ count: Int, _ rng: inout SplitMix) -> [CatalogMatcher.Hit] {
+        (0..<count).map { CatalogMatcher.Hit(segment: 0, ordinal: $0, score: [3, 5, 6, 10, 15, 20][Int(rng.next() % 6)], global: $0, price: nil) }
+    }
+
+    /// What sorting every hit gives: score descending, then the order found.
+    private func sortedPrefix(_ hits: [CatalogMatcher.Hit], _ k: Int) -> [Int] {
+        Array(hits.enumerated().sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }.prefix(k).map(\.element.ordinal))
+    }
+
+    func testTheBestHitsAreTheSortedPrefixAndAllAreCounted() {
         var rng = SplitMix(5)
         for count in [0, 1, 2, 7, 100, 1_000] {
-            // Distinct keys, as the matcher's (the low half holds the position).
-            let keys = (0..<count).map { UInt64(rng.next() % 50) << 32 | UInt64($0) }
+            let all = hits(count, &rng)
             for k in [0, 1, 3, 20, count / 2, count - 1, count, count + 5] where k >= 0 {
-                XCTAssertEqual(CatalogMatcher.smallest(k, of: keys), Array(keys.sorted().prefix(k)), "k=\(k) of \(count)")
+                var best = CatalogBestHits(keeping: k)
+                for (at, hit) in all.enumerated() { best.add(hit, order: at) }
+                XCTAssertEqual(best.count, count, "k=\(k) of \(count)")
+                XCTAssertEqual(best.sorted().map(\.ordinal), sortedPrefix(all, k), "k=\(k) of \(count)")
             }
+        }
+    }
+
+    func testPartsMergedKeepWhatOnePassKeeps() {
+        var rng = SplitMix(11)
+        let all = hits(5_000, &rng)
+        for parts in [2, 3, 7] {
+            var merged = CatalogBestHits(keeping: 20)
+            for p in 0..<parts {
+                var mine = CatalogBestHits(keeping: 20)
+                for at in (all.count * p / parts)..<(all.count * (p + 1) / parts) { mine.add(all[at], order: at) }
+                merged.merge(mine)
+            }
+            XCTAssertEqual(merged.count, all.count, "\(parts) parts")
+            XCTAssertEqual(merged.sorted().map(\.ordinal), sortedPrefix(all, 20), "\(parts) parts")
         }
     }
 

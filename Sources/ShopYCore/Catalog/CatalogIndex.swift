@@ -63,7 +63,7 @@ public final class CatalogIndex: @unchecked Sendable {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
         do {
-            CatalogMapping.adviseRandomSmallPages(address, size)
+            CatalogMapping.adviseIndex(address, size)
             return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), mapped: true, release: { munmap(address, size) })
         } catch {
             throw StoreError.damaged(path: path, problem: error.reason)
@@ -142,28 +142,38 @@ public final class CatalogIndex: @unchecked Sendable {
         }
     }
 
-    /// Hands the pages of these items' records and texts back to the kernel (a mapped file's
-    /// pages are read again from the page cache if needed); nothing for an index in memory.
+    /// Hands back to the kernel the pages of these items' records and texts, in whole release
+    /// units (`CatalogMapping.releaseUnit`): the unit holding a range's start goes with it (the
+    /// search has read what lies before), the unit holding its end stays (the search reads on
+    /// from there). A mapped file's pages are read again from the page cache if they are needed
+    /// after all; nothing for an index in memory.
     func releasePages(ordinals: Range<Int>) {
-        advise(ordinals, MADV_DONTNEED, inward: true)
+        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
+        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
+        if let from = record(ordinals.lowerBound) {
+            let to = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? from.title.lowerBound) : layout.total
+            if to > from.title.lowerBound { release(from.title.lowerBound..<to) }
+        }
     }
 
-    private func advise(_ ordinals: Range<Int>, _ advice: Int32, inward: Bool) {
-        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count, let address = base.baseAddress else { return }
-        let page = Int(getpagesize())
-        func apply(_ range: Range<Int>) {
-            var start = inward ? (range.lowerBound + page - 1) / page * page : range.lowerBound / page * page
-            var end = inward ? range.upperBound / page * page : (range.upperBound + page - 1) / page * page
-            start = max(0, start)
-            end = min(end, (base.count + page - 1) / page * page)
-            guard start < end else { return }
-            _ = madvise(UnsafeMutableRawPointer(mutating: address + start), end - start, advice)
-        }
-        apply((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
-        if let first = record(ordinals.lowerBound) {
-            let end = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? first.title.lowerBound) : layout.total
-            if end > first.title.lowerBound { apply(first.title.lowerBound..<end) }
-        }
+    /// Hands back the pages of the sections a lookup reads (keys, postings, productIds), and
+    /// those around them: a search reads a term's postings once, and the ids once per hit of an
+    /// earlier part (whether this part replaces it), then never again.
+    func releaseLookups() {
+        guard mapped else { return }
+        release(layout.keys..<layout.text, outward: true)
+    }
+
+    /// Hands back the whole release units inside `range` (of bytes from the start of the file),
+    /// or with `outward` every unit it touches.
+    private func release(_ range: Range<Int>, outward: Bool = false) {
+        guard let address = base.baseAddress, !range.isEmpty else { return }
+        let unit = UInt(CatalogMapping.releaseUnit), page = UInt(getpagesize())
+        let first = UInt(bitPattern: address), last = (first + UInt(base.count) + page - 1) / page * page
+        let start = max(first, (first + UInt(range.lowerBound)) / unit * unit)
+        let end = min(last, outward ? (first + UInt(range.upperBound) + unit - 1) / unit * unit : (first + UInt(range.upperBound)) / unit * unit)
+        guard start < end else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
     }
 
     /// The ordinals of items with this productId (hash hits checked against the text).

@@ -4,15 +4,36 @@ import Glibc
 import Darwin
 #endif
 
-/// How the catalog's files are mapped: a search reads scattered records, texts and items, so
-/// the kernel is told not to read around them (MADV_RANDOM) nor map them in huge pages (a
-/// file's large folios would otherwise be mapped 2 MiB at a time, and a search of a million
-/// items would keep hundreds of MiB resident for the few bytes it reads of each).
+/// How the catalog's files are mapped. Both are read at scattered places, so the kernel is told
+/// not to read around them (MADV_RANDOM).
+///
+/// - The index (`catalog.index`) may be mapped in huge pages: a search of a million items reads
+///   the records and texts of its candidates across the whole file, and a file's large folios
+///   mapped 2 MiB at a time cost one fault and one TLB entry where 512 small pages cost 512
+///   page-table entries to set and clear. The search hands back what lies behind it in whole
+///   huge pages (`releaseUnit`), so what stays resident is bounded all the same.
+/// - The items (`catalog.json`) are not: a page of results decodes a few items anywhere in the
+///   file, and a huge page each would keep tens of MiB resident for a few KiB read.
 enum CatalogMapping {
-    static func adviseRandomSmallPages(_ address: UnsafeMutableRawPointer, _ size: Int) {
+    static func adviseIndex(_ address: UnsafeMutableRawPointer, _ size: Int) {
+        _ = madvise(address, size, MADV_RANDOM)
+    }
+
+    static func adviseItems(_ address: UnsafeMutableRawPointer, _ size: Int) {
         _ = madvise(address, size, MADV_RANDOM)
         #if os(Linux)
         _ = madvise(address, size, 15 /* MADV_NOHUGEPAGE */)
         #endif
     }
+
+    /// The unit in which a search hands the index's pages back: a huge page (2 MiB on Linux's
+    /// x86-64 and arm64 with 4 KiB pages), so that no huge mapping is split; the page size where
+    /// the index is mapped in small pages only.
+    static let releaseUnit: Int = {
+        #if os(Linux)
+        return max(Int(getpagesize()), 2 << 20)
+        #else
+        return Int(getpagesize())
+        #endif
+    }()
 }

@@ -38,24 +38,33 @@ struct CatalogMatcher: Sendable {
 
     /// The number of matching items, and the first `first` of them in the requested order (all
     /// of them for a sort other than `sim`): relevance order needs only the page's items ranked,
-    /// so they are selected from the others rather than all sorted.
+    /// so the best are kept as the candidates are verified (`CatalogBestHits`), and no other hit
+    /// is stored.
     func matches(in segments: [Segment], first: Int) -> (total: Int, hits: [Hit]) {
         guard !terms.isEmpty else { return (0, []) }
-        var hits: [Hit] = []
         let termKeys = terms.map(CatalogText.termKeys)
+        let candidates = segments.map { CatalogCandidates.ordinals($0.index, keys: termKeys) }
+        if request.sort == .sim && first <= CatalogBestHits.mostKept && candidates.reduce(0, { $0 + $1.count }) < Int(UInt32.max) {
+            var best = CatalogBestHits(keeping: first)
+            var order = 0
+            for (s, segment) in segments.enumerated() {
+                verifyBest(segment, s, candidates[s], order: order, into: &best)
+                order += candidates[s].count
+                releaseLookups(after: s, of: segments)
+            }
+            return (best.count, best.sorted())
+        }
+        var hits: [Hit] = []
         for (s, segment) in segments.enumerated() {
-            verify(segment, s, CatalogCandidates.ordinals(segment.index, keys: termKeys), into: &hits)
+            verify(segment, s, candidates[s], into: &hits)
+            releaseLookups(after: s, of: segments)
         }
         // Relevance order: score descending, then catalog order, which is the order the hits
-        // were found in: one integer key each, sorted without a comparison closure.
+        // were found in: one integer key each, sorted without a comparison closure. (The other
+        // sorts break their ties in relevance order.)
         let total = hits.count
         if hits.count > 1 && hits.count < Int(UInt32.max) {
-            var keys = hits.indices.map { UInt64(UInt32.max - UInt32(clamping: hits[$0].score)) << 32 | UInt64($0) }
-            if request.sort == .sim && first < keys.count / 8 {
-                keys = CatalogMatcher.smallest(first, of: keys)
-            } else {
-                keys.sort()
-            }
+            let keys = hits.indices.map { CatalogBestHits.key(score: hits[$0].score, order: $0) }.sorted()
             hits = keys.map { hits[Int($0 & 0xFFFF_FFFF)] }
         }
         switch request.sort {
@@ -83,6 +92,12 @@ struct CatalogMatcher: Sendable {
                 }
             }.map(\.0))
         }
+    }
+
+    /// Once segment `s` is verified, the later segments' postings (their candidates are found)
+    /// and ids (read to tell whether they replace one of its hits) are not read again.
+    private func releaseLookups(after s: Int, of segments: [Segment]) {
+        for later in segments[(s + 1)...] { later.index.releaseLookups() }
     }
 
     /// Nil when a term matches nowhere. Title matches weigh most, at a word start more, and a

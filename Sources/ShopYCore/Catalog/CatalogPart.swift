@@ -89,7 +89,7 @@ package final class MappedBytes: @unchecked Sendable {
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
-        CatalogMapping.adviseRandomSmallPages(address, size)
+        CatalogMapping.adviseItems(address, size)
         return MappedBytes(buffer: UnsafeRawBufferPointer(start: address, count: size), release: { munmap(address, size) })
     }
 

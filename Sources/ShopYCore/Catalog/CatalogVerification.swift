@@ -40,7 +40,7 @@ extension CatalogMatcher {
         // where they stay (no growing copies; a page is touched only when a hit is written).
         guard parts > 1 else {
             hits.reserveCapacity(hits.count + candidates.count)
-            verify(segment, s, candidates[...], window: CatalogCandidates.window, releasingUpTo: segment.index.count) { hits.append($0) }
+            verify(segment, s, candidates[...], window: CatalogCandidates.window, releasingUpTo: segment.index.count) { hit, _ in hits.append(hit) }
             return
         }
         // Contiguous runs of equal size, each writing its hits from its first candidate's place
@@ -58,7 +58,7 @@ extension CatalogMatcher {
             DispatchQueue.concurrentPerform(iterations: parts) { p in
                 var at = bounds[p]
                 let end = p + 1 < parts ? candidates[bounds[p + 1]] : index.count
-                verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], window: window, releasingUpTo: end) { hit in
+                verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], window: window, releasingUpTo: end) { hit, _ in
                     out.write(hit, at: at)
                     at += 1
                 }
@@ -68,13 +68,39 @@ extension CatalogMatcher {
         }
     }
 
+    /// Keeps in `best` the best hits of these candidates of `segment` (its `s`th) and counts
+    /// them all, in parts as `verify` does. `order` is the place of the segment's first
+    /// candidate among the search's: a tie goes to the earlier candidate, as in catalog order.
+    func verifyBest(_ segment: Segment, _ s: Int, _ candidates: [Int], order: Int, into best: inout CatalogBestHits) {
+        let parts = parallelism.parts(for: candidates.count)
+        guard parts > 1 else {
+            verify(segment, s, candidates[...], window: CatalogCandidates.window, releasingUpTo: segment.index.count) { hit, at in
+                best.add(hit, order: order + at)
+            }
+            return
+        }
+        let bounds = (0...parts).map { candidates.count * $0 / parts }
+        let window = CatalogCandidates.window / parts
+        let index = segment.index
+        let kept = PartBest(parts: parts), k = best.k
+        DispatchQueue.concurrentPerform(iterations: parts) { p in
+            var mine = CatalogBestHits(keeping: k)
+            let end = p + 1 < parts ? candidates[bounds[p + 1]] : index.count
+            verify(segment, s, candidates[bounds[p]..<bounds[p + 1]], window: window, releasingUpTo: end) { hit, at in
+                mine.add(hit, order: order + at)
+            }
+            kept.set(part: p, mine)
+        }
+        for p in 0..<parts { best.merge(kept[p]) }
+    }
+
     /// Verifies `run` (ordinals below `index.count`), `window` ordinals at a time: what
     /// lies behind each window is handed back to the kernel as it goes, so a search of a million
     /// items keeps a bounded part of the mapped index resident. The pages from the run's first
     /// ordinal up to `end` are this run's to release.
     /// (Mapping each window's pages ahead in one call, MADV_POPULATE_READ, measured slower than
     /// letting the batched reads fault them in: 44 against 34 ms at a million items.)
-    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, window: Int, releasingUpTo end: Int, _ found: (Hit) -> Void) {
+    private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, window: Int, releasingUpTo end: Int, _ found: (Hit, Int) -> Void) {
         guard let first = run.first else { return }
         let index = segment.index
         // The first run releases from the index's start, the others from their first ordinal.
@@ -99,7 +125,8 @@ extension CatalogMatcher {
     /// In chunks, each in three passes: the records read, the texts' first lines touched, then
     /// the filters and the scoring. Each of the first two passes is a run of independent loads
     /// the processor overlaps, rather than one cache miss at a time between scorings.
-    private func scoreBatch(_ segment: Segment, _ s: Int, _ batch: ArraySlice<Int>, _ found: (Hit) -> Void) {
+    /// `found` is given each hit and its candidate's place in the candidates (`batch`'s indices).
+    private func scoreBatch(_ segment: Segment, _ s: Int, _ batch: ArraySlice<Int>, _ found: (Hit, Int) -> Void) {
         let index = segment.index
         var records: [CatalogIndex.Record?] = []
         records.reserveCapacity(256)
@@ -114,14 +141,15 @@ extension CatalogMatcher {
                 touched &+= index.byte(record.title.lowerBound) &+ index.byte(record.title.lowerBound + 64) &+ index.byte(record.fields.lowerBound)
             }
             CatalogMatcher.keep(touched)
-            for (ordinal, record) in zip(chunk, records) {
+            for (at, record) in zip(chunk.indices, records) {
+                let ordinal = chunk[at]
                 guard let record, !segment.hidden(ordinal) else { continue }
                 if request.naverPayOnly && !record.flags.contains(.naverPay) { continue }
                 if request.exclude.contains(.used) && record.flags.contains(.used) { continue }
                 if request.exclude.contains(.rental) && record.flags.contains(.rental) { continue }
                 if request.exclude.contains(.cbshop) && record.flags.contains(.crossBorder) { continue }
                 guard let score = score(index, record) else { continue }
-                found(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price))
+                found(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price), at)
             }
         }
     }
@@ -162,4 +190,33 @@ private final class PartOutput: @unchecked Sendable {
         }
         return total
     }
+}
+
+/// Each part's best hits of a parallel relevance verification: part `p` sets its own once, when
+/// done; they are read after every part has returned (`concurrentPerform` returns after its
+/// iterations), so no place is written by two parts nor read while written.
+private final class PartBest: @unchecked Sendable {
+    private let kept: UnsafeMutableBufferPointer<CatalogBestHits>
+
+    init(parts: Int) {
+        kept = .allocate(capacity: parts)
+        kept.initialize(repeating: CatalogBestHits(keeping: 0))
+    }
+
+    deinit {
+        _ = kept.deinitialize()
+        kept.deallocate()
+    }
+
+    func set(part: Int, _ best: CatalogBestHits) { kept[part] = best }
+
+    subscript(part: Int) -> CatalogBestHits { kept[part] }
+}
+
+extension CatalogMatcher {
+    /// Keeps a value the optimizer would otherwise drop (the loads that bring texts into cache).
+    @inline(never) static func keep(_ value: UInt8) {
+        if value == 0xA5 && sink.isEmpty { sink = "" }
+    }
+    nonisolated(unsafe) private static var sink = "x"
 }
