@@ -149,11 +149,13 @@ public final class CatalogIndex: @unchecked Sendable {
     /// after all; nothing for an index in memory.
     func releasePages(ordinals: Range<Int>) {
         guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
-        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
-        if let from = record(ordinals.lowerBound) {
-            let to = ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? from.title.lowerBound) : layout.total
-            if to > from.title.lowerBound { release(from.title.lowerBound..<to) }
+        // The texts' bounds are read from the records first: read after the records' pages are
+        // handed back, they would map them in again.
+        let texts = record(ordinals.lowerBound).map { from in
+            from.title.lowerBound..<max(from.title.lowerBound, ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? from.title.lowerBound) : layout.total)
         }
+        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
+        if let texts { release(texts) }
     }
 
     /// Hands back the pages of the sections a lookup reads (keys, postings, productIds), and
