@@ -49,6 +49,36 @@ enum CatalogFileWriter {
     /// A temporary file beside `path` (O_EXCL, mode 0600) that `fill` writes (returning the errno
     /// of a failed write, or nil), fsynced and closed; removed when anything fails.
     static func temporary(for path: String, directory: String, fill: (Int32) -> Int32?) throws(StoreError) -> String {
+        try unsynced(for: path, directory: directory, fill: fill).sync()
+    }
+
+    /// A temporary file written whole but not yet fsynced: `sync()` (on any thread, once) makes
+    /// it durable and closes it. A large file's fsync waits for its last writes to reach the
+    /// disk, which other work can overlap.
+    struct Unsynced: Sendable {
+        let fd: Int32
+        let temp: String
+        let path: String
+
+        /// The temporary file's path once it is fsynced and closed; removed when either fails.
+        func sync() throws(StoreError) -> String {
+            if fsync(fd) != 0 {
+                let code = errno
+                close(fd)
+                unlink(temp)
+                throw .io(path: path, operation: "write", errno: code)
+            }
+            if close(fd) != 0 {
+                let code = errno
+                unlink(temp)
+                throw .io(path: path, operation: "close", errno: code)
+            }
+            return temp
+        }
+    }
+
+    /// `temporary` up to its fsync.
+    static func unsynced(for path: String, directory: String, fill: (Int32) -> Int32?) throws(StoreError) -> Unsynced {
         var fd: Int32 = -1
         var temp = ""
         for _ in 0..<8 {
@@ -58,18 +88,13 @@ enum CatalogFileWriter {
         }
         guard fd >= 0 else { throw .io(path: path, operation: "create a temporary file for", errno: errno) }
         var failure: Int32?
-        if fchmod(fd, 0o600) != 0 { failure = errno } else if let code = fill(fd) { failure = code } else if fsync(fd) != 0 { failure = errno }
+        if fchmod(fd, 0o600) != 0 { failure = errno } else if let code = fill(fd) { failure = code }
         if let code = failure {
             close(fd)
             unlink(temp)
             throw .io(path: path, operation: "write", errno: code)
         }
-        if close(fd) != 0 {
-            let code = errno
-            unlink(temp)
-            throw .io(path: path, operation: "close", errno: code)
-        }
-        return temp
+        return Unsynced(fd: fd, temp: temp, path: path)
     }
 
     /// `.NAME.tmp-PID-N` files whose process is gone.

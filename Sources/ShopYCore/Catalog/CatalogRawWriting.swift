@@ -31,20 +31,21 @@ extension LocalCatalog {
 
     /// The two files as `CatalogFileWriter.write` commits them: the items encoded and written to
     /// their temporary file a chunk at a time while a second thread builds the index (whose
-    /// records learn their places in the items file afterwards), then the index written in its
-    /// pieces, then the renames.
+    /// records learn their places in the items file afterwards); then the items fsynced on a
+    /// thread of their own while the index is written in its pieces and fsynced; then, both
+    /// durable, the renames.
     func write(raw records: CatalogRawRecords, generation: UInt64) throws(StoreError) {
         CatalogFileWriter.removeStaleTemporaries(in: directory, names: [CatalogFileWriter.name(itemsPath), CatalogFileWriter.name(indexPath)])
         let build = IndexBuild(records: records, generation: generation)
-        let done = DispatchSemaphore(value: 0)
+        let built = DispatchSemaphore(value: 0)
         DispatchQueue.global(qos: .userInitiated).async {
             build.run()
-            done.signal()
+            built.signal()
         }
         var ranges: [Range<Int>] = [], length = 0
-        let itemsTemp: String
+        let items: CatalogFileWriter.Unsynced
         do {
-            itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
+            items = try CatalogFileWriter.unsynced(for: itemsPath, directory: directory) { fd in
                 var writeback = CatalogWriteback(fd: fd)
                 let written = CatalogRawWriter.items(records, generation: generation) { chunk in
                     let failure = FileIO.writeAll(chunk, to: fd)
@@ -57,10 +58,16 @@ extension LocalCatalog {
                 return written.failure
             }
         } catch {
-            done.wait()
+            built.wait()
             throw error
         }
-        done.wait()
+        let itemsSync = PendingSync(items)
+        let synced = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            itemsSync.run()
+            synced.signal()
+        }
+        built.wait()
         var index = build.index
         index.locate(ranges: ranges, itemsLength: length)
         let indexTemp: String
@@ -75,10 +82,32 @@ extension LocalCatalog {
                 return nil
             }
         } catch {
-            unlink(itemsTemp)
+            synced.wait()
+            if case .success(let itemsTemp) = itemsSync.result { unlink(itemsTemp) }
             throw error
         }
+        synced.wait()
+        let itemsTemp: String
+        switch itemsSync.result {
+        case .success(let temp): itemsTemp = temp
+        case .failure(let error):
+            unlink(indexTemp)
+            throw error
+        case nil: preconditionFailure("the items' fsync has returned")
+        }
         try CatalogFileWriter.commit(itemsTemp, to: itemsPath, indexTemp, to: indexPath, directory: directory)
+    }
+
+    /// The fsync of a temporary file, run on another thread; `result` is read after it returns.
+    private final class PendingSync: @unchecked Sendable {
+        let file: CatalogFileWriter.Unsynced
+        var result: Result<String, StoreError>?
+
+        init(_ file: CatalogFileWriter.Unsynced) { self.file = file }
+
+        func run() {
+            do { result = .success(try file.sync()) } catch { result = .failure(error) }
+        }
     }
 
     /// The index of records whose places in the items file are not known yet.
