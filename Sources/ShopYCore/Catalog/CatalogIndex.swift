@@ -143,39 +143,40 @@ public final class CatalogIndex: @unchecked Sendable {
     }
 
     /// Hands back to the kernel the pages of these items' records and texts, in whole release
-    /// units (`CatalogMapping.releaseUnit`): the unit holding a range's start goes with it (the
-    /// search has read what lies before), the unit holding its end stays (the search reads on
-    /// from there). A mapped file's pages are read again from the page cache if they are needed
-    /// after all; nothing for an index in memory.
-    func releasePages(ordinals: Range<Int>) {
+    /// units (`CatalogMapping.releaseUnit`): the unit holding a range's end stays (the search
+    /// reads on from there); the unit holding its start goes with it (the search has read what
+    /// lies before), unless `keepingFirstUnit`: a run of a parallel search that starts where
+    /// another run ends shares that unit with it, which may not have read it yet. A mapped
+    /// file's pages are read again from the page cache if they are needed after all; nothing
+    /// for an index in memory.
+    func releasePages(ordinals: Range<Int>, keepingFirstUnit: Bool = false) {
         guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
         // The texts' bounds are read from the records first: read after the records' pages are
         // handed back, they would map them in again.
         let texts = record(ordinals.lowerBound).map { from in
             from.title.lowerBound..<max(from.title.lowerBound, ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? from.title.lowerBound) : layout.total)
         }
-        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize))
-        if let texts { release(texts) }
+        let start: CatalogMapping.Rounding = keepingFirstUnit ? .up : .down
+        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize), start: start, end: .down)
+        if let texts { release(texts, start: start, end: .down) }
     }
 
-    /// Hands back the pages of the sections a lookup reads (keys, postings, productIds), and
-    /// those around them: a search reads a term's postings once, and the ids once per hit of an
-    /// earlier part (whether this part replaces it), then never again.
+    /// Hands back the whole units of the sections a lookup reads (keys, postings, productIds):
+    /// a search reads a term's postings once, and the ids once per candidate of an earlier part
+    /// (whether this part replaces it), then never again. The units they share with the records
+    /// and the texts stay.
     func releaseLookups() {
         guard mapped else { return }
-        release(layout.keys..<layout.text, outward: true)
+        release(layout.keys..<layout.text, start: .up, end: .down)
     }
 
-    /// Hands back the whole release units inside `range` (of bytes from the start of the file),
-    /// or with `outward` every unit it touches.
-    private func release(_ range: Range<Int>, outward: Bool = false) {
-        guard let address = base.baseAddress, !range.isEmpty else { return }
-        let unit = UInt(CatalogMapping.releaseUnit), page = UInt(getpagesize())
-        let first = UInt(bitPattern: address), last = (first + UInt(base.count) + page - 1) / page * page
-        let start = max(first, (first + UInt(range.lowerBound)) / unit * unit)
-        let end = min(last, outward ? (first + UInt(range.upperBound) + unit - 1) / unit * unit : (first + UInt(range.upperBound)) / unit * unit)
-        guard start < end else { return }
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
+    /// Hands back `range` (bytes from the start of the file) in whole release units, rounded as
+    /// `CatalogMapping.span` says.
+    private func release(_ range: Range<Int>, start: CatalogMapping.Rounding, end: CatalogMapping.Rounding) {
+        guard let address = base.baseAddress,
+              let span = CatalogMapping.span(of: range, base: UInt(bitPattern: address), size: base.count, unit: UInt(CatalogMapping.releaseUnit),
+                                             page: UInt(getpagesize()), start: start, end: end) else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: span.lowerBound), Int(span.upperBound - span.lowerBound), MADV_DONTNEED)
     }
 
     /// The ordinals of items with this productId (hash hits checked against the text).

@@ -26,6 +26,23 @@ enum CatalogMapping {
         #endif
     }
 
+    enum Rounding { case down, up }
+
+    /// The addresses to hand back for `range` (bytes from the start of a mapping at `base`, of
+    /// `size` bytes): whole `unit`s, its start and its end each rounded `down` or `up` to one,
+    /// never outside the mapping's pages (`base` is page-aligned, as `mmap` returns it). Nil when
+    /// that holds nothing, or when `range` is not inside the mapping.
+    static func span(of range: Range<Int>, base: UInt, size: Int, unit: UInt, page: UInt, start: Rounding, end: Rounding) -> Range<UInt>? {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= size, unit > 0, page > 0 else { return nil }
+        func rounded(_ address: UInt, _ rounding: Rounding) -> UInt {
+            rounding == .down ? address / unit * unit : (address + unit - 1) / unit * unit
+        }
+        let last = (base + UInt(size) + page - 1) / page * page
+        let from = max(base, rounded(base + UInt(range.lowerBound), start))
+        let to = min(last, rounded(base + UInt(range.upperBound), end))
+        return from < to ? from..<to : nil
+    }
+
     /// The unit in which a search hands the index's pages back: a huge page (2 MiB on Linux's
     /// x86-64 and arm64 with 4 KiB pages), so that no huge mapping is split; the page size where
     /// the index is mapped in small pages only.

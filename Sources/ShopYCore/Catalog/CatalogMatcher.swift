@@ -95,7 +95,7 @@ struct CatalogMatcher: Sendable {
     }
 
     /// Once segment `s` is verified, the later segments' postings (their candidates are found)
-    /// and ids (read to tell whether they replace one of its hits) are not read again.
+    /// and ids (read to tell whether they replace one of its candidates) are not read again.
     private func releaseLookups(after s: Int, of segments: [Segment]) {
         for later in segments[(s + 1)...] { later.index.releaseLookups() }
     }

@@ -97,19 +97,24 @@ extension CatalogMatcher {
     /// Verifies `run` (ordinals below `index.count`), `window` ordinals at a time: what
     /// lies behind each window is handed back to the kernel as it goes, so a search of a million
     /// items keeps a bounded part of the mapped index resident. The pages from the run's first
-    /// ordinal up to `end` are this run's to release.
+    /// ordinal up to `end` are this run's to release (but the unit holding its first ordinal,
+    /// for a run after another: `CatalogIndex.releasePages`).
     /// (Mapping each window's pages ahead in one call, MADV_POPULATE_READ, measured slower than
     /// letting the batched reads fault them in: 44 against 34 ms at a million items.)
     private func verify(_ segment: Segment, _ s: Int, _ run: ArraySlice<Int>, window: Int, releasingUpTo end: Int, _ found: (Hit, Int) -> Void) {
         guard let first = run.first else { return }
         let index = segment.index
         // The first run releases from the index's start, the others from their first ordinal.
-        var released = run.startIndex == 0 ? 0 : first, windowEnd = released
+        let start = run.startIndex == 0 ? 0 : first
+        var released = start, windowEnd = released
+        func release(_ ordinals: Range<Int>) {
+            index.releasePages(ordinals: ordinals, keepingFirstUnit: run.startIndex != 0 && ordinals.lowerBound == start)
+        }
         var from = run.startIndex
         while from < run.endIndex {
             let ordinal = run[from]
             if ordinal >= windowEnd {
-                index.releasePages(ordinals: released..<max(released, ordinal))
+                release(released..<max(released, ordinal))
                 released = max(released, ordinal)
                 windowEnd = ordinal + window
             }
@@ -119,7 +124,7 @@ extension CatalogMatcher {
             scoreBatch(segment, s, run[from..<to], found)
             from = to
         }
-        if end > released { index.releasePages(ordinals: released..<min(end, index.count)) }
+        if end > released { release(released..<min(end, index.count)) }
     }
 
     /// In chunks, each in three passes: the records read, the texts' first lines touched, then
