@@ -49,6 +49,11 @@ final class CatalogImportFastPathTests: StoreDirectoryTestCase {
     // MARK: - Parsing
 
     func assertSameParse(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        CatalogImportFastPathTests.assertSameParse(text, file: file, line: line)
+    }
+
+    /// The byte path's parse against the string path's (also for the split scan's tests).
+    static func assertSameParse(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         let bytes = Array(text.utf8)
         let old = Result { () throws(CatalogImportError) in try CatalogImportParsing.parse(bytes, name: "f.json") }
         let new = Result { () throws(CatalogImportError) in try CatalogImportParsing.parseRaw(bytes, name: "f.json", store: CatalogByteStore()) }

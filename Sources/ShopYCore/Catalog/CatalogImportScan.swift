@@ -61,7 +61,11 @@ extension CatalogImportParsing {
         do throws(JSONParseError) {
             guard let first = parser.peekByte() else { return nil }
             if first == UInt8(ascii: "[") {
-                try scan.elements(&parser)
+                // A large array: its second half is scanned on another thread from a guessed
+                // element start, taken when the first half's own scan confirms it (`SplitScan`).
+                let split = buffer.count >= splitScanAtLeast ? SplitScan.start(buffer, capacity: capacity / 2) : nil
+                defer { split?.join() }
+                try scan.elements(&parser, split: split)
             } else if first == UInt8(ascii: "{") {
                 format = .answer
                 var sawItems = false, usable = true
@@ -83,7 +87,7 @@ extension CatalogImportParsing {
     }
 
     /// The items of one array, as `streamed` takes them.
-    private struct ItemScan {
+    struct ItemScan {
         let buffer: UnsafeBufferPointer<UInt8>
         let store: CatalogByteStore
         var items: CatalogRawRecords
@@ -91,10 +95,63 @@ extension CatalogImportParsing {
         var index = 0
         var fields = [CatalogRawRecords.Span](repeating: .absent, count: 15)
 
-        mutating func elements(_ parser: inout JSONParser) throws(JSONParseError) {
-            try parser.forEachElement { start, parser throws(JSONParseError) in
+        /// The array at the parser, as `JSONParser.forEachElement` walks it. With a `split`:
+        /// when an element starts where the split's second half was scanned from and that scan
+        /// took every element to the array's end, its items are taken and the parser moves to
+        /// where it ended.
+        mutating func elements(_ parser: inout JSONParser, split: SplitScan? = nil) throws(JSONParseError) {
+            guard let split else {
+                try parser.forEachElement { start, parser throws(JSONParseError) in
+                    if try !fast(&parser) { try slow(&parser, from: start) }
+                    index += 1
+                }
+                return
+            }
+            parser.skipWhitespace()
+            guard try parser.peek() == UInt8(ascii: "[") else { throw parser.unexpected() }
+            try parser.enter()
+            parser.index += 1
+            parser.skipWhitespace()
+            if try parser.peek() == UInt8(ascii: "]") {
+                parser.index += 1
+                parser.depth -= 1
+                return
+            }
+            while true {
+                parser.skipWhitespace()
+                let start = parser.index
+                if start == split.from, let later = split.join() {
+                    items.spans += later.items.spans
+                    store.adopt(later.store)
+                    parser.index = later.end
+                    break
+                }
                 if try !fast(&parser) { try slow(&parser, from: start) }
+                if parser.index == start { try parser.skipValue() }
                 index += 1
+                guard try ItemScan.next(&parser) else { break }
+            }
+            parser.depth -= 1
+        }
+
+        /// Past the comma after an element (true) or the array's closing bracket (false).
+        static func next(_ parser: inout JSONParser) throws(JSONParseError) -> Bool {
+            parser.skipWhitespace()
+            let next = try parser.peek()
+            parser.index += 1
+            if next == UInt8(ascii: ",") { return true }
+            if next == UInt8(ascii: "]") { return false }
+            parser.index -= 1
+            throw parser.unexpected()
+        }
+
+        /// The elements from the parser's place (an element's start inside an array) to the
+        /// array's end, every one an ordinary item (`fast`); false at the first that is not.
+        mutating func remaining(_ parser: inout JSONParser) throws(JSONParseError) -> Bool {
+            while true {
+                parser.skipWhitespace()
+                guard try fast(&parser) else { return false }
+                guard try ItemScan.next(&parser) else { return true }
             }
         }
 
