@@ -14,6 +14,8 @@ extension CatalogImportParsing {
         /// carries a valid one.
         var items: CatalogRawRecords
         var skipped: [CatalogImportReport.Skip]
+        /// Whether the array's second half was taken from a scan of its own (`SplitScan`).
+        var splitTaken = false
     }
 
     static func parseRaw(_ bytes: [UInt8], name: String, store: CatalogByteStore) throws(CatalogImportError) -> RawParsed {
@@ -83,7 +85,7 @@ extension CatalogImportParsing {
         } catch {
             return nil
         }
-        return RawParsed(format: format, items: scan.items, skipped: scan.skipped)
+        return RawParsed(format: format, items: scan.items, skipped: scan.skipped, splitTaken: scan.splitTaken)
     }
 
     /// The items of one array, as `streamed` takes them.
@@ -94,6 +96,7 @@ extension CatalogImportParsing {
         var skipped: [CatalogImportReport.Skip] = []
         var index = 0
         var fields = [CatalogRawRecords.Span](repeating: .absent, count: 15)
+        var splitTaken = false
 
         /// The array at the parser, as `JSONParser.forEachElement` walks it. With a `split`:
         /// when an element starts where the split's second half was scanned from and that scan
@@ -124,6 +127,7 @@ extension CatalogImportParsing {
                     items.spans += later.items.spans
                     store.adopt(later.store)
                     parser.index = later.end
+                    splitTaken = true
                     break
                 }
                 if try !fast(&parser) { try slow(&parser, from: start) }
