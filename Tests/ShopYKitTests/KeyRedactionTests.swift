@@ -6,6 +6,12 @@ import XCTest
 @testable import ShopYCore
 
 final class KeyRedactionTests: XCTestCase {
+    /// A search client with the keys the echoing servers below quote back.
+    func keyedClient(_ transport: any HTTPTransport) -> NaverClient {
+        NaverClient(base: URL(string: "https://openapi.naver.com")!,
+                    credentials: NaverCredentials(clientID: "myClientId0123456789", clientSecret: "mySecret01"), transport: transport)
+    }
+
     func testEveryOccurrenceInTheBodyAndTheHeadersIsReplaced() {
         let response = HTTPResponse(status: 418, headers: ["location": "https://x.test/?k=SECRET01", "x-other": "plain"],
                                     body: Array("a SECRET01 b IDXIDXIDX SECRET01SECRET01 id".utf8))
@@ -31,8 +37,7 @@ final class KeyRedactionTests: XCTestCase {
         let transport = StubTransport([
             .success(HTTPResponse(status: 418, body: Array(echo.utf8))),
         ])
-        let client = NaverClient(base: URL(string: "https://openapi.naver.com")!,
-                                 credentials: NaverCredentials(clientID: "myClientId0123456789", clientSecret: "mySecret01"), transport: transport)
+        let client = keyedClient(transport)
         do {
             _ = try await client.search(SearchRequest(query: "후드티"), timeout: 5)
             XCTFail("a 418 is an error")
@@ -48,8 +53,7 @@ final class KeyRedactionTests: XCTestCase {
         let transport = StubTransport([
             .success(HTTPResponse(status: 401, body: Array(#"{"errorMessage":"bad key mySecret01 for myClientId0123456789","errorCode":"024"}"#.utf8))),
         ])
-        let client = NaverClient(base: URL(string: "https://openapi.naver.com")!,
-                                 credentials: NaverCredentials(clientID: "myClientId0123456789", clientSecret: "mySecret01"), transport: transport)
+        let client = keyedClient(transport)
         do {
             _ = try await client.search(SearchRequest(query: "후드티"), timeout: 5)
             XCTFail("a 401 is an error")
@@ -59,8 +63,7 @@ final class KeyRedactionTests: XCTestCase {
         let redirect = StubTransport([
             .success(HTTPResponse(status: 302, headers: ["location": "https://elsewhere.test/?secret=mySecret01"])),
         ])
-        let redirected = NaverClient(base: URL(string: "https://openapi.naver.com")!,
-                                     credentials: NaverCredentials(clientID: "myClientId0123456789", clientSecret: "mySecret01"), transport: redirect)
+        let redirected = keyedClient(redirect)
         do {
             _ = try await redirected.search(SearchRequest(query: "후드티"), timeout: 5)
             XCTFail("a 302 is an error")

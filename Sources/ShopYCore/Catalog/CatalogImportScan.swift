@@ -98,18 +98,11 @@ extension CatalogImportParsing {
         var fields = [CatalogRawRecords.Span](repeating: .absent, count: 15)
         var splitTaken = false
 
-        /// The array at the parser, as `JSONParser.forEachElement` walks it. With a `split`:
-        /// when an element starts where the split's second half was scanned from and that scan
-        /// took every element to the array's end, its items are taken and the parser moves to
-        /// where it ended.
+        /// The array at the parser, walked as `JSONParser.forEachElement` walks one. With a
+        /// `split`: when an element starts where the split's second half was scanned from and
+        /// that scan took every element to the array's end, its items are taken and the parser
+        /// moves to where it ended.
         mutating func elements(_ parser: inout JSONParser, split: SplitScan? = nil) throws(JSONParseError) {
-            guard let split else {
-                try parser.forEachElement { start, parser throws(JSONParseError) in
-                    if try !fast(&parser) { try slow(&parser, from: start) }
-                    index += 1
-                }
-                return
-            }
             parser.skipWhitespace()
             guard try parser.peek() == UInt8(ascii: "[") else { throw parser.unexpected() }
             try parser.enter()
@@ -123,7 +116,7 @@ extension CatalogImportParsing {
             while true {
                 parser.skipWhitespace()
                 let start = parser.index
-                if start == split.from, let later = split.join() {
+                if let split, start == split.from, let later = split.join() {
                     items.spans += later.items.spans
                     store.adopt(later.store)
                     parser.index = later.end
