@@ -185,6 +185,29 @@ final class CatalogImportFastPathTests: StoreDirectoryTestCase {
         try assertSameImport([.init(name: "b.json", bytes: Array(#"[{"productId":"1","title":"cafe\u0301"}]"#.utf8))], now: 1_800_000_100)
     }
 
+    func testTheTitleFlagsAreThoseOfTheStringPath() throws {
+        // The byte path finds the flags' words in its one pass over the title's scalars (or, for
+        // a title that takes the full lowercase mapping, in its bytes): the flags, in the index's
+        // records, must be those `CatalogEntryFacts` finds with `contains`.
+        let titles = ["렌탈", "정수기 렌탈", "렌탈정수기", "렌 탈", "렌렌탈", "탈렌", "렌\\u00a0탈", "렌😀탈", "😀렌탈😀",
+                      "해외직구", "해외직 구", "해외해외직구", "해외직직구", "구매대행", "구매구매대행", "대행구매", "해외직구매대행",
+                      "직구", "<b>렌</b>탈", "렌&amp;탈", "&#47116;탈", "À 렌탈", "렌탈 Ω", "ÀBC 해외직구", "구매대행 İ",
+                      "RENTAL 렌탈", "ＡＢ 렌탈", "\\u3000렌탈\\u3000", "렌탈\\t", "x렌탈y해외직구z구매대행", "렌", "탈"]
+        var items: [String] = []
+        for (i, title) in titles.enumerated() {
+            items.append(#"{"productId":"\#(900 + i)","title":"\#(title)","brand":"렌탈","maker":"해외직구","category1":"구매대행"}"#)
+        }
+        try assertSameImport([.init(name: "flags.json", bytes: Array(("[" + items.joined(separator: ",") + "]").utf8))], now: 1_800_000_000)
+        let local = LocalCatalog(directory: directory)
+        let index = try XCTUnwrap(try CatalogIndex.map(path: local.indexPath))
+        XCTAssertEqual(index.count, titles.count)
+        // Not a test that cannot fail: the expected flags, as a reader sees them.
+        let rental = Set(titles.indices.filter { index.record($0)?.flags.contains(.rental) == true })
+        let crossBorder = Set(titles.indices.filter { index.record($0)?.flags.contains(.crossBorder) == true })
+        XCTAssertEqual(rental, [0, 1, 2, 4, 8, 18, 20, 21, 22, 25, 26, 27, 28, 29])
+        XCTAssertEqual(crossBorder, [9, 11, 13, 14, 16, 23, 24, 29])
+    }
+
     func testGeneratedItemsAtSizeGiveTheSameFiles() throws {
         // Enough items for several write chunks and a key table that grows.
         var parts: [String] = []

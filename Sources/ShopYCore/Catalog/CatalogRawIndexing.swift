@@ -14,17 +14,18 @@ extension CatalogIndexBuilder {
             var entry = Entry()
             let mark = Int32(truncatingIfNeeded: r)
             CatalogRawBytes.withCleaned(records[r, .title].buffer) { cleaned in
-                entry.titleLength = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark)
-                var flags: CatalogIndexFormat.Flags = []
-                if CatalogRawBytes.contains(cleaned, "렌탈") { flags.insert(.rental) }
-                if CatalogRawBytes.contains(cleaned, "해외직구") || CatalogRawBytes.contains(cleaned, "구매대행") { flags.insert(.crossBorder) }
-                entry.flags = flags
+                let (length, found) = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark)
+                entry.titleLength = length
+                // The words in the cleaned title (found in the pass, or looked for in its bytes).
+                let words = found ?? CatalogRawBytes.flagWords(cleaned)
+                if words.contains(.rental) { entry.flags.insert(.rental) }
+                if words.contains(.crossBorder) { entry.flags.insert(.crossBorder) }
             }
             for field in fields {
                 let span = records[r, field]
                 guard span.count > 0 else { continue }
                 CatalogRawBytes.withCleaned(span.buffer) { cleaned in
-                    let length = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark)
+                    let length = CatalogRawBytes.appendLowercased(cleaned, to: &text, table: table, ordinal: mark).length
                     if length > 0 {
                         text.append(0x1F)
                         entry.fieldsLength += length + 1
@@ -56,17 +57,12 @@ extension CatalogRawBytes {
         return cleaned.withUTF8(body)
     }
 
-    /// Appends `CatalogText.lowercased` of the text and notes its keys; returns its length.
-    static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], table: CatalogIndexBuilder.KeyTable, ordinal: Int32) -> Int {
-        let start = text.count
-        text.append(contentsOf: bytes)
-        let simple = text.withUnsafeMutableBufferPointer { CatalogText.foldInPlace($0, from: start) }
-        if !simple {
-            text.removeSubrange(start...)
-            text.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-        }
-        text.withUnsafeBufferPointer { noteKeys(UnsafeBufferPointer(rebasing: $0[start...]), table: table, ordinal: ordinal) }
-        return text.count - start
+    /// The flag words in the text's bytes (`CatalogEntryFacts`'s `contains` checks).
+    static func flagWords(_ text: UnsafeBufferPointer<UInt8>) -> FlagWords {
+        var words: FlagWords = []
+        if contains(text, "렌탈") { words.insert(.rental) }
+        if contains(text, "해외직구") || contains(text, "구매대행") { words.insert(.crossBorder) }
+        return words
     }
 
     /// `CatalogText.keys` of the text, noted in the table as they come.
