@@ -17,26 +17,36 @@ extension JSONParser {
                 // Past the ASCII bytes before the first that is not.
                 i += lanes[0] != 0 ? lanes[0].trailingZeroBitCount / 8 : 8 + lanes[1].trailingZeroBitCount / 8
             }
-            let lead = bytes[i]
-            if lead < 0x80 {
+            if bytes[i] < 0x80 {
                 i += 1
                 continue
             }
-            let length: Int
-            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF  // bounds of the second byte
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return false
+            // A run of sequences beyond ASCII, up to the next ASCII byte.
+            while i < n {
+                let lead = bytes[i]
+                if lead < 0x80 { break }
+                // The common three-byte sequences (Hangul, CJK, most symbols: leads E1–EC and
+                // EE–EF, whose second byte may be any continuation byte), checked at once.
+                if lead &- 0xE1 < 0x0F, lead != 0xED, i + 3 <= n, (bytes[i + 1] ^ 0x80) | (bytes[i + 2] ^ 0x80) < 0x40 {
+                    i += 3
+                    continue
+                }
+                let length: Int
+                var lower: UInt8 = 0x80, upper: UInt8 = 0xBF  // bounds of the second byte
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; lower = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; upper = 0x9F
+                case 0xF0: length = 4; lower = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; upper = 0x8F
+                default: return false
+                }
+                guard i + length <= n, bytes[i + 1] >= lower, bytes[i + 1] <= upper else { return false }
+                for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return false }
+                i += length
             }
-            guard i + length <= n, bytes[i + 1] >= lower, bytes[i + 1] <= upper else { return false }
-            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return false }
-            i += length
         }
         return true
     }
