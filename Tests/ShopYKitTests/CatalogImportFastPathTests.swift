@@ -208,6 +208,22 @@ final class CatalogImportFastPathTests: StoreDirectoryTestCase {
         XCTAssertEqual(crossBorder, [9, 11, 13, 14, 16, 23, 24, 29])
     }
 
+    func testAByteToEscapeAnywhereInAValueIsEscaped() throws {
+        // catalog.json's writer looks for bytes to escape sixteen at a time, and at the last
+        // sixteen of a value together: one such byte at each place of values of 0 to 40 bytes.
+        let specials = [#"\""#, #"\\"#, #"\u0001"#, #"\u007f"#, #"\u0085"#, #"\u2028"#, #"\u0601"#, "€", "é"]
+        var items: [String] = []
+        for length in 0...40 {
+            for at in 0...length {
+                let special = specials[(length + at) % specials.count]
+                let value = String(repeating: "a", count: at) + special + String(repeating: "b", count: length - at)
+                items.append(#"{"productId":"\#(10_000 + items.count)","title":"t","mallName":"\#(value)"}"#)
+            }
+            items.append(#"{"productId":"\#(10_000 + items.count)","title":"t","mallName":"\#(String(repeating: "가", count: length))"}"#)
+        }
+        try assertSameImport([.init(name: "escapes.json", bytes: Array(("[" + items.joined(separator: ",") + "]").utf8))], now: 1_800_000_000)
+    }
+
     func testGeneratedItemsAtSizeGiveTheSameFiles() throws {
         // Enough items for several write chunks and a key table that grows.
         var parts: [String] = []

@@ -152,59 +152,77 @@ enum CatalogRawWriter {
         let zeroBytes = UnsafeBufferPointer(start: zero.utf8Start, count: zero.utf8CodeUnitCount)
         let emptyBytes = UnsafeBufferPointer(start: empty.utf8Start, count: 0)
         let fields = Field.allCases
-        for r in 0..<records.count {
-            let start = out.offset
-            for field in fields {
-                let key = field.key
-                let value = records[r, field].bytes(or: field == .lprice ? zeroBytes : emptyBytes)
-                let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-                if !mayNeedEscape(value) {
-                    out.reserve(keyBytes.count + value.count + 3)
-                    out.byte(field == .title ? 0x7B : 0x2C)
-                    out.append(keyBytes)
-                    out.byte(0x22)
-                    out.append(value)
-                    out.byte(0x22)
-                } else {
-                    scratch.bytes.removeAll(keepingCapacity: true)
-                    scratch.bytes.append(field == .title ? 0x7B : 0x2C)
-                    scratch.bytes.append(contentsOf: keyBytes)
-                    scratch.writeString(bytes: value)
-                    scratch.bytes.withUnsafeBufferPointer { out.append($0) }
+        // Each field's bytes before its value: `{` or `,`, the key, and the value's opening quote.
+        var prefixBytes: [UInt8] = [], prefixes: [Range<Int>] = []
+        for field in fields {
+            let start = prefixBytes.count
+            prefixBytes.append(field == .title ? 0x7B : 0x2C)
+            prefixBytes += UnsafeBufferPointer(start: field.key.utf8Start, count: field.key.utf8CodeUnitCount)
+            prefixBytes.append(0x22)
+            prefixes.append(start..<prefixBytes.count)
+        }
+        prefixBytes.withUnsafeBufferPointer { prefixBytes in
+            escapeBytes.withUnsafeBufferPointer { escapes in
+                for r in 0..<records.count {
+                    let start = out.offset
+                    for (f, field) in fields.enumerated() {
+                        let value = records[r, field].bytes(or: field == .lprice ? zeroBytes : emptyBytes)
+                        let prefix = UnsafeBufferPointer(rebasing: prefixBytes[prefixes[f]])
+                        if !mayNeedEscape(value, escapes: escapes) {
+                            out.reserve(prefix.count + value.count + 1)
+                            out.append(prefix)
+                            out.append(value)
+                            out.byte(0x22)
+                        } else {
+                            scratch.bytes.removeAll(keepingCapacity: true)
+                            scratch.bytes.append(contentsOf: prefix.dropLast())  // writeString adds the quotes
+                            scratch.writeString(bytes: value)
+                            scratch.bytes.withUnsafeBufferPointer { out.append($0) }
+                        }
+                    }
+                    out.reserve(3)
+                    out.byte(0x7D)
+                    ranges.append(start..<out.offset)
+                    if r + 1 < records.count { out.byte(0x2C) }
+                    out.byte(0x0A)
                 }
             }
-            out.reserve(3)
-            out.byte(0x7D)
-            ranges.append(start..<out.offset)
-            if r + 1 < records.count { out.byte(0x2C) }
-            out.byte(0x0A)
         }
         Array("]}\n".utf8).withUnsafeBufferPointer { out.append($0) }
         out.drain()
         return (ranges, out.offset, out.failure)
     }
 
-    /// Whether the text holds a byte `JSONWriter.writeString` may escape: a quote, a backslash,
-    /// a control, DEL, or the lead byte of the scalars it escapes (C2, D8, E2).
+    /// The bytes `mayNeedEscape` looks for: a quote, a backslash, a control, DEL, and the lead
+    /// bytes of the scalars `JSONWriter.writeString` escapes (C2, D8, E2), each 1.
+    static let escapeBytes: [UInt8] = (0...255).map { c in c == 0x22 || c == 0x5C || c < 0x20 || c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2 ? 1 : 0 }
+
+    /// Whether the text holds a byte `JSONWriter.writeString` may escape (`escapeBytes`):
+    /// sixteen bytes at a time, the last sixteen of a longer text together (some looked at
+    /// twice), a shorter one byte by byte in the table.
     @inline(__always)
-    static func mayNeedEscape(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func mayNeedEscape(_ b: UnsafeBufferPointer<UInt8>, escapes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = b.baseAddress else { return false }
+        let n = b.count
+        guard n >= 16 else {
+            var any: UInt8 = 0
+            for i in 0..<n { any |= escapes[Int(p[i])] }
+            return any != 0
+        }
         let raw = UnsafeRawPointer(p)
         let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C), space = SIMD16<UInt8>(repeating: 0x20)
         let del = SIMD16<UInt8>(repeating: 0x7F), c2 = SIMD16<UInt8>(repeating: 0xC2), d8 = SIMD16<UInt8>(repeating: 0xD8)
         let e2 = SIMD16<UInt8>(repeating: 0xE2)
+        func special(_ at: Int) -> Bool {
+            let v = raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+            return any((v .== quote) .| (v .== backslash) .| (v .< space) .| (v .== del) .| (v .== c2) .| (v .== d8) .| (v .== e2))
+        }
         var i = 0
-        while i + 16 <= b.count {
-            let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            if any((v .== quote) .| (v .== backslash) .| (v .< space) .| (v .== del) .| (v .== c2) .| (v .== d8) .| (v .== e2)) { return true }
+        while i + 16 <= n {
+            if special(i) { return true }
             i += 16
         }
-        while i < b.count {
-            let c = p[i]
-            if c == 0x22 || c == 0x5C || c < 0x20 || c == 0x7F || c == 0xC2 || c == 0xD8 || c == 0xE2 { return true }
-            i += 1
-        }
-        return false
+        return i < n && special(n - 16)
     }
 
     /// One reused buffer, flushed when full; `offset` counts every byte appended.
