@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Type metadata reached through accessor functions rather than by mangled name: a mangled name
+// is demangled at its first use, and each protocol requirement of a generic type in it (the
+// Hashable key of a dictionary) is a conformance lookup that scans every conformance record in
+// the binary (tens of thousands with Foundation linked in statically). At the start of a command
+// that was about half of the instructions of `shopy --version` (issue 17). In every
+// configuration, so that the tests run the code as it ships.
+let directMetadata: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 let package = Package(
     name: "shopy",
     platforms: [.macOS(.v13)],
@@ -16,12 +24,12 @@ let package = Package(
         .target(name: "CShopYShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The work, with no command line: model, text, JSON, store, network, HTTP, product
         // sources, catalog, trends, launch, and the services that return typed results.
-        .target(name: "ShopYCore", dependencies: ["CShopYShim"]),
+        .target(name: "ShopYCore", dependencies: ["CShopYShim"], swiftSettings: directMetadata),
         // The command line on top of the core: arguments, help, man page, completions, commands,
         // presenters, IO. The core never imports it (a back-edge does not compile).
-        .target(name: "ShopYCLI", dependencies: ["ShopYCore"]),
+        .target(name: "ShopYCLI", dependencies: ["ShopYCore"], swiftSettings: directMetadata),
         // The Naver contract on loopback: POSIX sockets, the catalog, faults. Core only.
-        .target(name: "ShopYEmulator", dependencies: ["ShopYCore"]),
+        .target(name: "ShopYEmulator", dependencies: ["ShopYCore"], swiftSettings: directMetadata),
         // Linux release builds: the Swift runtime and Foundation linked in statically
         // (-static-stdlib; compiling main.swift with it brings in the static libraries' link
         // entries: CoreFoundation, ICU...), so a start pays no dynamic linking of libswiftCore,
