@@ -54,9 +54,19 @@ func catalogBench(runs: Int) {
         }
         return (median(times), peakRSSKiB(argv, environment))
     }
+    // The 340-item search and its Python reference in turn, so that both meet the same load
+    // on this shared machine (run one after the other, a busy minute fell on one of them).
     let emptyHome = temporaryDirectory("catalog-340")
-    let (at340, rss340) = timed([shopy, "search", query, "--source", "catalog", "--format", "json"], env.merging(["SHOPY_HOME": emptyHome]) { $1 }, runs: runs)
-    let (py340, _) = timed([python, "-S", "-E", repository + "/Benchmarks/python/catalog_search.py", fixture, query, "20"], env, runs: runs)
+    let search = [shopy, "search", query, "--source", "catalog", "--format", "json"], searchEnv = env.merging(["SHOPY_HOME": emptyHome]) { $1 }
+    let reference = [python, "-S", "-E", repository + "/Benchmarks/python/catalog_search.py", fixture, query, "20"]
+    var oursTimes: [Double] = [], theirTimes: [Double] = []
+    for _ in 0..<runs {
+        let a = spawn(search, environment: searchEnv), b = spawn(reference, environment: env)
+        precondition(a.status == 0 && b.status == 0, "the 340-item search or its reference failed")
+        oursTimes.append(a.seconds)
+        theirTimes.append(b.seconds)
+    }
+    let (at340, py340, rss340) = (median(oursTimes), median(theirTimes), peakRSSKiB(search, searchEnv))
     print("  search at 340 items        shopy \(ms(at340))  python -S -E \(ms(py340))  ratio \(String(format: "%.3f", at340 / py340))× (goal ≤ 0.3×)  peak RSS \(String(format: "%.1f", Double(rss340) / 1024)) MiB")
 
     let largest = Int(ProcessInfo.processInfo.environment["SHOPY_BENCH_CATALOG_MAX"] ?? "") ?? 1_000_000
