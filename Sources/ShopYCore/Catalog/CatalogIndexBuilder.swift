@@ -54,6 +54,9 @@ enum CatalogIndexBuilder {
     static func build(count: Int, ranges: [Range<Int>], generation: UInt64, itemsLength: Int, textCapacity: Int = 0, parallel: Bool = false,
                       entry: (_ ordinal: Int, _ text: inout [UInt8], _ keys: inout [UInt64], _ table: KeyTable) -> Entry) -> Pieces {
         precondition(count == ranges.count)
+        // Ordinals are noted as Int32s, -1 meaning none (and postings are UInt32s): a bound far
+        // past any catalog (an import reads at most 1 GiB, a few million items), checked here.
+        precondition(count < Int(Int32.max), "a catalog index holds fewer than 2,147,483,647 items")
         // Two halves on two threads (each its own text and key table, joined afterwards), or one.
         let halves = parallel && count >= 4096 ? [0..<(count / 2), (count / 2)..<count] : [0..<count]
         // The first part's arrays have room for the whole index: the second's are appended in place.

@@ -53,8 +53,9 @@ extension CatalogIndexBuilder {
             }
             guard lastSeen[dense] != ordinal else { return }
             lastSeen[dense] = ordinal
-            // Unchecked: a key is counted at most once per item, and ordinals are Int32s; a dense
-            // number is below the count of keys, which are fewer than the occurrences.
+            // Unchecked: a key is counted at most once per item, and an index holds fewer than
+            // Int32.max items (`build(count:)` checks), so no count wraps; a dense number fits an
+            // Int32 (`insert` stores it as one).
             counts[dense] &+= 1
             if occurrenceCount == occurrenceCapacity { growOccurrences() }
             occurrences[occurrenceCount] = UInt32(truncatingIfNeeded: dense)

@@ -38,6 +38,8 @@ extension CatalogRawBytes {
     ///
     /// The flag words are found in a window of the last four scalars, 16 bits each (a scalar
     /// beyond the BMP, which no word holds, as 0): a word is there when the window ends with it.
+    /// The text is valid UTF-8 (an import checks each file whole; stored records are Strings),
+    /// so a scalar decodes as `contains` on the bytes sees it.
     @inline(__always)
     private static func foldAndNote(_ text: UnsafeMutableBufferPointer<UInt8>, table: CatalogIndexBuilder.KeyTable, ordinal: Int32) -> FlagWords? {
         let n = text.count
