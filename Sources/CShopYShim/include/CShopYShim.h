@@ -8,6 +8,10 @@
 #include <pthread.h>
 #include "CShopYCurl.h"
 
+/// The embedded catalog's index, precomputed by Scripts/embed-catalog.py
+/// (embedded_catalog_index.c): its bytes in the binary, their count in `length`.
+const unsigned char *cshopy_embedded_catalog_index(unsigned long *length);
+
 #ifdef __linux__
 #include <sys/socket.h>
 #include <linux/netlink.h>
