@@ -17,6 +17,15 @@ final class SettingsDeclarationTests: StoreDirectoryTestCase {
         XCTAssertEqual(Set(listed).count, listed.count)
     }
 
+    func testEveryRawStorableSettingTakesItsOwnCodec() throws {
+        // The codec is chosen where a declaration is compiled (the init for RawStorable values),
+        // not looked up at run time: each RawStorable setting must have it, and no other.
+        let raw = try SettingsStore(directory: directory).read { settings in
+            settings.declarations.filter(\.usesRawCodec).map(name)
+        }
+        XCTAssertEqual(raw.sorted(), ["likes/likes", "prices/prices", "state/history", "state/lastListing"])
+    }
+
     func testADamagedValueBesideTheOneReadStillStopsTheRead() throws {
         // preferences.json whose "widgets" does not decode: reading "config" from it is refused.
         try Data(#"{"schema":1,"config":{},"widgets":7}"#.utf8).write(to: URL(fileURLWithPath: directory + "/preferences.json"))

@@ -32,6 +32,14 @@ public protocol RawStorable {
     func encodeStored() -> [UInt8]
 }
 
+/// The byte codec of a `RawStorable` value, taken where its `@Stored` declaration is compiled: a
+/// run-time `as? RawStorable` of a type is a conformance lookup, a scan of every conformance
+/// record in the binary the first time for each type (tens of thousands, Foundation linked in).
+struct RawCodec<Value> {
+    let decode: (ArraySlice<UInt8>) throws(StoredValueError) -> Value
+    let encode: (Value) -> [UInt8]
+}
+
 public struct StoredValueError: Error, Sendable {
     public var problem: String
     public init(_ problem: String) { self.problem = problem }
@@ -50,11 +58,21 @@ public struct Stored<Value> {
     public let key: String
     public let suite: Suite
     let defaultValue: Value
+    let codec: RawCodec<Value>?
 
     public init(wrappedValue: Value, _ key: String, suite: Suite) where Value: Codable {
         self.key = key
         self.suite = suite
         self.defaultValue = wrappedValue
+        self.codec = nil
+    }
+
+    /// A value with its own byte codec (chosen over the Codable one where the type is known).
+    public init(wrappedValue: Value, _ key: String, suite: Suite) where Value: Codable & RawStorable {
+        self.key = key
+        self.suite = suite
+        self.defaultValue = wrappedValue
+        self.codec = RawCodec(decode: { bytes throws(StoredValueError) in try Value.decodeStored(bytes) }, encode: { $0.encodeStored() })
     }
 
     @available(*, unavailable, message: "@Stored works only inside Settings")
@@ -67,11 +85,11 @@ public struct Stored<Value> {
                             storage storageKeyPath: ReferenceWritableKeyPath<Settings, Stored<Value>>) -> Value where Value: Codable {
         get {
             let wrapper = settings[keyPath: storageKeyPath]
-            return settings.session.value(wrapper.key, in: wrapper.suite, default: wrapper.defaultValue)
+            return settings.session.value(wrapper.key, in: wrapper.suite, default: wrapper.defaultValue, codec: wrapper.codec)
         }
         set {
             let wrapper = settings[keyPath: storageKeyPath]
-            settings.session.set(newValue, for: wrapper.key, in: wrapper.suite)
+            settings.session.set(newValue, for: wrapper.key, in: wrapper.suite, codec: wrapper.codec)
         }
     }
 }
@@ -81,12 +99,16 @@ public struct Stored<Value> {
 protocol StoredDeclaration {
     var key: String { get }
     var suite: Suite { get }
+    /// Whether the value goes through its own byte codec (`RawStorable`) rather than Codable.
+    var usesRawCodec: Bool { get }
     func check(in session: Session)
 }
 
 extension Stored: StoredDeclaration where Value: Codable {
+    var usesRawCodec: Bool { codec != nil }
+
     func check(in session: Session) {
-        _ = session.value(key, in: suite, default: defaultValue)
+        _ = session.value(key, in: suite, default: defaultValue, codec: codec)
     }
 }
 
@@ -264,7 +286,7 @@ final class Session {
         if base.index == nil && base.snapshotInfo != nil { _ = try base.snapshot() }
     }
 
-    func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value) -> Value {
+    func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value, codec: RawCodec<Value>?) -> Value {
         let cacheKey = suite.name + "/" + key
         // Unwrap the dictionary's optional first: `nil as? Value` succeeds when Value is optional.
         if let entry = cache[cacheKey], let cached = entry as? Value { return cached }
@@ -297,8 +319,8 @@ final class Session {
         guard let raw = document.rawValue(key) else { return defaultValue }
         do {
             let value: Value
-            if let type = Value.self as? RawStorable.Type {
-                value = try type.decodeStored(raw) as! Value
+            if let codec {
+                value = try codec.decode(raw)
             } else {
                 value = try JSONDecoder().decode(Value.self, from: Data(raw))
             }
@@ -311,7 +333,7 @@ final class Session {
         }
     }
 
-    func set<Value: Codable>(_ value: Value, for key: String, in suite: Suite) {
+    func set<Value: Codable>(_ value: Value, for key: String, in suite: Suite, codec: RawCodec<Value>?) {
         precondition(writable.contains(suite), "\(suite.name) is not writable in this transaction")
         if suite.journaled {
             precondition(value is LikeCollection, "\(suite.name) is journaled: it holds only the likes")
@@ -321,8 +343,8 @@ final class Session {
         }
         guard var document = try? document(suite) else { return }
         let bytes: [UInt8]
-        if let storable = value as? RawStorable {
-            bytes = storable.encodeStored()
+        if let codec {
+            bytes = codec.encode(value)
         } else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
