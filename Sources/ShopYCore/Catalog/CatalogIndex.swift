@@ -46,7 +46,7 @@ public final class CatalogIndex: @unchecked Sendable {
         itemsLength = Int(word(5))
     }
 
-    /// An index held in memory (the embedded catalog's, or one just built).
+    /// An index just built, copied into memory.
     convenience init(bytes: [UInt8]) throws(Damaged) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         copy.copyBytes(from: bytes)
