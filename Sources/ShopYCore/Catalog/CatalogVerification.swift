@@ -140,6 +140,15 @@ extension CatalogMatcher {
             let chunk = batch[from..<min(batch.endIndex, from + 256)]
             from = chunk.endIndex
             records.removeAll(keepingCapacity: true)
+            // The chunk's records brought into cache first, in a loop of loads alone (many misses
+            // in flight at once), the first and last byte of each (a record may straddle lines).
+            var loaded: UInt8 = 0
+            let first = index.layout.records
+            for ordinal in chunk {
+                let at = first + ordinal * CatalogIndexFormat.recordSize
+                loaded &+= index.byte(at) &+ index.byte(at + CatalogIndexFormat.recordSize - 1)
+            }
+            CatalogMatcher.keep(loaded)
             for ordinal in chunk { records.append(index.record(ordinal)) }
             var touched: UInt8 = 0
             for case let record? in records {
