@@ -146,7 +146,7 @@ enum CatalogIndexBuilder {
             for pad in (postingCount * 4)..<paddedPostings { raw[pad] = 0 }
             initialized = paddedPostings
         }
-        ids.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        sortIds(&ids)
         pieces.ids = [UInt8](unsafeUninitializedCapacity: count * 16) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
             for (i, (hash, ordinal)) in ids.enumerated() {
@@ -157,6 +157,40 @@ enum CatalogIndexBuilder {
         }
         pieces.text = text
         return pieces
+    }
+
+    /// Sorts (hash, ordinal) pairs by hash, then ordinal. They come in ascending ordinal order
+    /// (the parts' in turn), and a least-significant-digit radix sort on the hash (four 16-bit
+    /// digits) keeps that order among equal hashes. (`sort` with a comparator: ~48 M
+    /// instructions for 100,000, this a fifth of that.)
+    static func sortIds(_ ids: inout [(UInt64, UInt64)]) {
+        let n = ids.count
+        guard n > 1 else { return }
+        var other = [(UInt64, UInt64)](repeating: (0, 0), count: n)
+        var counts = [Int](repeating: 0, count: 1 << 16)
+        for pass in 0..<4 {
+            let shift = UInt64(pass * 16)
+            counts.withUnsafeMutableBufferPointer { c in
+                c.update(repeating: 0)
+                ids.withUnsafeBufferPointer { source in
+                    for id in source { c[Int(truncatingIfNeeded: (id.0 >> shift) & 0xFFFF)] += 1 }
+                    var sum = 0
+                    for d in 0..<c.count {
+                        let k = c[d]
+                        c[d] = sum
+                        sum += k
+                    }
+                    other.withUnsafeMutableBufferPointer { target in
+                        for id in source {
+                            let d = Int(truncatingIfNeeded: (id.0 >> shift) & 0xFFFF)
+                            target[c[d]] = id
+                            c[d] += 1
+                        }
+                    }
+                }
+            }
+            swap(&ids, &other)
+        }
     }
 
     /// Writes the ordinal of each of a part's occurrences at its key's cursor (by the part's own
