@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The import's fast path: a bare JSON array of items, or an answer (`{"items": [...]}`), read
 /// as byte spans of the input: each item's members are located, validated by the same scanner
 /// (`skipString`, `skipValue`), and only values with escapes are decoded. What it gives is
@@ -14,8 +12,6 @@ extension CatalogImportParsing {
         /// carries a valid one.
         var items: CatalogRawRecords
         var skipped: [CatalogImportReport.Skip]
-        /// Whether the array's second half was taken from a scan of its own (`SplitScan`).
-        var splitTaken = false
     }
 
     static func parseRaw(_ bytes: [UInt8], name: String, store: CatalogByteStore) throws(CatalogImportError) -> RawParsed {
@@ -32,27 +28,8 @@ extension CatalogImportParsing {
         var from = 0
         if whole.count >= 3, whole[0] == 0xEF, whole[1] == 0xBB, whole[2] == 0xBF { from = 3 }
         let buffer = UnsafeBufferPointer(rebasing: whole[from...])
-        // The whole file is checked for UTF-8 on a second thread while it is scanned (the scan
-        // reads it safely whatever it holds); when it is not UTF-8, the scan is dropped.
-        let check = UTF8Check(buffer)
-        let checked = DispatchSemaphore(value: 0)
-        DispatchQueue.global(qos: .userInitiated).async {
-            check.run()
-            checked.signal()
-        }
-        defer { checked.wait() }  // the check reads the bytes: it ends before they can go
-        guard let scanned = scan(buffer, store: store, capacity: bytes.count / 400) else { return nil }
-        checked.wait()
-        checked.signal()  // for the deferred wait
-        return check.valid ? scanned : nil
-    }
-
-    /// `JSONParser.isValidUTF8`, run on another thread.
-    private final class UTF8Check: @unchecked Sendable {
-        let buffer: UnsafeBufferPointer<UInt8>
-        var valid = false
-        init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
-        func run() { valid = JSONParser.isValidUTF8(buffer) }
+        guard JSONParser.isValidUTF8(buffer) else { return nil }
+        return scan(buffer, store: store, capacity: bytes.count / 400)
     }
 
     private static func scan(_ buffer: UnsafeBufferPointer<UInt8>, store: CatalogByteStore, capacity: Int) -> RawParsed? {
@@ -63,11 +40,7 @@ extension CatalogImportParsing {
         do throws(JSONParseError) {
             guard let first = parser.peekByte() else { return nil }
             if first == UInt8(ascii: "[") {
-                // A large array: its second half is scanned on another thread from a guessed
-                // element start, taken when the first half's own scan confirms it (`SplitScan`).
-                let split = buffer.count >= splitScanAtLeast ? SplitScan.start(buffer, capacity: capacity / 2) : nil
-                defer { split?.join() }
-                try scan.elements(&parser, split: split)
+                try scan.elements(&parser)
             } else if first == UInt8(ascii: "{") {
                 format = .answer
                 var sawItems = false, usable = true
@@ -85,7 +58,7 @@ extension CatalogImportParsing {
         } catch {
             return nil
         }
-        return RawParsed(format: format, items: scan.items, skipped: scan.skipped, splitTaken: scan.splitTaken)
+        return RawParsed(format: format, items: scan.items, skipped: scan.skipped)
     }
 
     /// The items of one array, as `streamed` takes them.
@@ -96,13 +69,9 @@ extension CatalogImportParsing {
         var skipped: [CatalogImportReport.Skip] = []
         var index = 0
         var fields = [CatalogRawRecords.Span](repeating: .absent, count: 15)
-        var splitTaken = false
 
-        /// The array at the parser, walked as `JSONParser.forEachElement` walks one. With a
-        /// `split`: when an element starts where the split's second half was scanned from and
-        /// that scan took every element to the array's end, its items are taken and the parser
-        /// moves to where it ended.
-        mutating func elements(_ parser: inout JSONParser, split: SplitScan? = nil) throws(JSONParseError) {
+        /// The array at the parser, walked as `JSONParser.forEachElement` walks one.
+        mutating func elements(_ parser: inout JSONParser) throws(JSONParseError) {
             parser.skipWhitespace()
             guard try parser.peek() == UInt8(ascii: "[") else { throw parser.unexpected() }
             try parser.enter()
@@ -116,13 +85,6 @@ extension CatalogImportParsing {
             while true {
                 parser.skipWhitespace()
                 let start = parser.index
-                if let split, start == split.from, let later = split.join() {
-                    items.spans += later.items.spans
-                    store.adopt(later.store)
-                    parser.index = later.end
-                    splitTaken = true
-                    break
-                }
                 if try !fast(&parser) { try slow(&parser, from: start) }
                 if parser.index == start { try parser.skipValue() }
                 index += 1
@@ -140,16 +102,6 @@ extension CatalogImportParsing {
             if next == UInt8(ascii: "]") { return false }
             parser.index -= 1
             throw parser.unexpected()
-        }
-
-        /// The elements from the parser's place (an element's start inside an array) to the
-        /// array's end, every one an ordinary item (`fast`); false at the first that is not.
-        mutating func remaining(_ parser: inout JSONParser) throws(JSONParseError) -> Bool {
-            while true {
-                parser.skipWhitespace()
-                guard try fast(&parser) else { return false }
-                guard try ItemScan.next(&parser) else { return true }
-            }
         }
 
         /// Takes the element at the parser when it is an ordinary item; false (the parser moved

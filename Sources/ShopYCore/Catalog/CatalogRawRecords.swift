@@ -169,11 +169,4 @@ final class CatalogByteStore: @unchecked Sendable {
     func copy(_ bytes: [UInt8]) -> CatalogRawRecords.Span {
         bytes.withUnsafeBufferPointer { copy($0) }
     }
-
-    /// Takes over what `other` keeps (its spans stay where they are), leaving it nothing.
-    func adopt(_ other: CatalogByteStore) {
-        kept += other.kept
-        chunks += other.chunks
-        (other.kept, other.chunks, other.current) = ([], [], nil)
-    }
 }
