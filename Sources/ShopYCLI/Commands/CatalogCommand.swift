@@ -59,7 +59,7 @@ public struct CatalogImportCommand: ResultCommand {
                 inputs.append(.init(name: "stdin", bytes: try context.io.stdin()))
             } else {
                 let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-                guard let bytes = try CatalogInputFile.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
+                guard let bytes = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
                 inputs.append(.init(name: file, bytes: bytes))
             }
         }
