@@ -224,27 +224,8 @@ final class CatalogImportFastPathTests: StoreDirectoryTestCase {
         try assertSameImport([.init(name: "escapes.json", bytes: Array(("[" + items.joined(separator: ",") + "]").utf8))], now: 1_800_000_000)
     }
 
-    func testTheIdsKeyedInTwoHalvesGiveTheSameImport() throws {
-        // The merge keys the ids in two halves from 16,384 of them: from two here, for an import
-        // into an empty catalog (records merged in place) and then into that catalog.
-        let saved = CatalogIdKey.keysInHalvesFrom
-        CatalogIdKey.keysInHalvesFrom = 2
-        defer { CatalogIdKey.keysInHalvesFrom = saved }
-        let varied = CatalogImportFastPathTests.varied
-        try assertSameImport([.init(name: "varied.json", bytes: Array(varied.utf8))], now: 1_800_000_000)
-        let later = #"[{"productId":"101","title":"에어팟 4세대"},{"productId":"9001","title":"새 상품"},{"productId":"9001","title":"새 상품 2"}]"#
-        try assertSameImport([.init(name: "later.json", bytes: Array(later.utf8))], now: 1_800_086_400)
-        let ids = ["1", "22", "333", "4444", "55555"].map { text -> UnsafeBufferPointer<UInt8> in
-            let digits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
-            _ = digits.initialize(from: text.utf8)
-            return UnsafeBufferPointer(digits)
-        }
-        defer { ids.forEach { $0.deallocate() } }
-        XCTAssertEqual(CatalogIdKey.keys(ids.count) { ids[$0] }, ids.map(CatalogIdKey.init))
-    }
-
     func testGeneratedItemsAtSizeGiveTheSameFiles() throws {
-        // Enough items for several write chunks and a key table that grows.
+        // Enough items for several write chunks and a key table that grows; duplicates too.
         var parts: [String] = []
         let words = ["특가", "신상", "MAX", "Pro", "세트", "렌탈", "해외직구", "ÀÉ", "\\u00e9", "\\\"q\\\"", "<b>b</b>"]
         for i in 0..<6000 {

@@ -2,9 +2,8 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 
-/// The relevance page kept as the matches are found rather than sorted, and the matches scored a
-/// window at a time: the same answers as a full sort, across window boundaries of a mapped local
-/// catalog.
+/// The relevance page kept as the matches are found rather than sorted: the same answers as a
+/// full sort, on the embedded catalog and a large mapped local one.
 final class CatalogTopKTests: StoreDirectoryTestCase {
     /// Hits with few distinct scores (many ties), in the order they are found.
     private func hits(_ count: Int, _ rng: inout SplitMix) -> [CatalogMatcher.Hit] {
@@ -29,27 +28,9 @@ final class CatalogTopKTests: StoreDirectoryTestCase {
         }
     }
 
-    func testPartsMergedKeepWhatOnePassKeeps() {
-        var rng = SplitMix(11)
-        let all = hits(5_000, &rng)
-        for parts in [2, 3, 7] {
-            var merged = CatalogBestHits(keeping: 20)
-            for p in 0..<parts {
-                var mine = CatalogBestHits(keeping: 20)
-                for at in (all.count * p / parts)..<(all.count * (p + 1) / parts) { mine.add(all[at], order: at) }
-                merged.merge(mine)
-            }
-            XCTAssertEqual(merged.count, all.count, "\(parts) parts")
-            XCTAssertEqual(merged.sorted().map(\.ordinal), sortedPrefix(all, 20), "\(parts) parts")
-        }
-    }
-
-    func testPagesAcrossScanWindowsMatchTheReference() throws {
-        // More items than one scan window (16,384 ordinals), so batches are flushed and pages
-        // handed back between windows.
+    func testPagesOfALargeLocalCatalogMatchTheReference() throws {
         var seen = Set<String>()
         let items = CatalogLocalSearchTests.generated(17_000, seed: 29, idBase: 70_000_000_000).filter { seen.insert($0.productId).inserted }
-        XCTAssertGreaterThan(items.count, 16_384)
         let records = items.map { CatalogRecord(item: $0, firstSeen: "t", updated: "t", origin: "test") }
         try LocalCatalog(directory: directory).write(records, after: 0)
         let catalog = try Catalog.current(environment: ["SHOPY_HOME": directory])

@@ -50,8 +50,8 @@ public final class Catalog: Sendable {
         return parts[(p + 1)...].contains { !$0.index.ordinals(ofId: id).isEmpty }
     }
 
-    /// The catalog built into shopy (Fixtures/recorded-items.json, with the index
-    /// Scripts/embed-catalog.py precomputed): nothing is parsed or built to search it.
+    /// The catalog built into shopy (Fixtures/recorded-items.json), decoded and indexed at its
+    /// first use.
     public static let embedded = Catalog(parts: [EmbeddedCatalog.part])
 
     public convenience init(json: [UInt8]) throws(WireDecodingError) {
@@ -216,3 +216,4 @@ final class LazyValue<Value: Sendable>: @unchecked Sendable {
         return made
     }
 }
+

@@ -1,16 +1,10 @@
 /// The candidates of a search in one index: the ordinals whose postings hold every key, found
-/// by walking the shortest list and seeking in the others. Only the postings are read here (in
-/// order, a run of sequential loads); the records and texts are read when the candidates are
-/// verified (`CatalogMatcher.verify`).
+/// by walking the shortest list and seeking in the others. Only the postings are read here; the
+/// records and texts are read when the candidates are verified (`CatalogMatcher`).
 enum CatalogCandidates {
-    /// The span of ordinals a search reads ahead of what it hands back: its records and texts
-    /// are resident together, and the pages behind it are released (see `CatalogMatcher.verify`).
-    static let window = 16_384
-
-    /// The ordinals holding every key, in the order the shortest list gives them (ascending in a
-    /// well-formed index). A damaged index may list an ordinal out of order or past the items:
-    /// such an ordinal is skipped (the search answers less), so a run never goes backwards by
-    /// more than a window, and every ordinal is below `index.count`.
+    /// The ordinals holding every key, ascending. A damaged index may list an ordinal out of
+    /// order or past the items: such an ordinal is skipped (the search answers less), so every
+    /// ordinal is below `index.count` and the run never goes backwards.
     static func ordinals(_ index: CatalogIndex, keys: [[UInt64]]) -> [Int] {
         var lists: [CatalogIndex.Postings] = []
         for key in Set(keys.joined()) {
@@ -23,15 +17,12 @@ enum CatalogCandidates {
         var cursors = [Int](repeating: 0, count: lists.count)
         var found: [Int] = []
         found.reserveCapacity(driver.count)
-        var floor = 0, windowEnd = 0
+        var last = -1
         outer: for i in 0..<driver.count {
             let ordinal = driver[i]
-            guard ordinal >= floor, ordinal < index.count else { continue }
-            if ordinal >= windowEnd {
-                floor = ordinal
-                windowEnd = ordinal + window
-            }
-            for l in 1..<max(lists.count, 1) where l < lists.count {
+            guard ordinal > last, ordinal < index.count else { continue }
+            last = ordinal
+            for l in lists.indices.dropFirst() {
                 let at = lists[l].seek(ordinal, from: cursors[l])
                 cursors[l] = at
                 if at == lists[l].count { break outer }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The import's fast path: a bare JSON array of items, or an answer (`{"items": [...]}`), read
 /// as byte spans of the input: each item's members are located, validated by the same scanner
 /// (`skipString`, `skipValue`), and only values with escapes are decoded. What it gives is
@@ -217,39 +223,3 @@ extension CatalogImportParsing {
         }
     }
 }
-
-/// Byte versions of the import's small text rules.
-enum CatalogRawBytes {
-    /// `CatalogService.unbolded` on bytes: every `</b>` removed, then every `<b>`.
-    static func unbolded(_ span: CatalogRawRecords.Span, store: CatalogByteStore) -> CatalogRawRecords.Span {
-        let bytes = span.buffer
-        guard let base = bytes.baseAddress, memchr(base, 0x3C, bytes.count) != nil,
-              CatalogRawBytes.contains(bytes, "</b>") || CatalogRawBytes.contains(bytes, "<b>") else { return span }
-        let close: [UInt8] = Array("</b>".utf8), open: [UInt8] = Array("<b>".utf8)
-        var out = Array(bytes)
-        for tag in [close, open] {
-            var kept: [UInt8] = []
-            kept.reserveCapacity(out.count)
-            var i = 0
-            while i < out.count {
-                if i + tag.count <= out.count && out[i..<(i + tag.count)].elementsEqual(tag) { i += tag.count; continue }
-                kept.append(out[i]); i += 1
-            }
-            out = kept
-        }
-        return store.copy(out)
-    }
-
-    /// `CatalogRecord.validTimestamp` on bytes.
-    static func isTimestamp(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else { return false }
-        for i in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where b[i] &- 0x30 >= 10 { return false }
-        return true
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

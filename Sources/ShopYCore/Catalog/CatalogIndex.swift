@@ -6,24 +6,21 @@ import Darwin
 
 /// A catalog index, read in place (a mapped file or bytes held in memory): see
 /// `CatalogIndexFormat`. Every offset read from it is checked before use, so a damaged file
-/// answers less, never out of bounds; `problem` says what is wrong with it.
+/// answers less, never out of bounds.
 public final class CatalogIndex: @unchecked Sendable {
     package let base: UnsafeRawBufferPointer
     package let count: Int
     package let layout: CatalogIndexFormat.Layout
     let generation: UInt64
     let itemsLength: Int
-    /// Whether `base` is a mapped file (whose pages can be handed back and read again).
-    let mapped: Bool
     private let release: () -> Void
 
     deinit { release() }
 
     struct Damaged: Error { var reason: String }
 
-    init(bytes: UnsafeRawBufferPointer, mapped: Bool = false, release: @escaping () -> Void) throws(Damaged) {
+    init(bytes: UnsafeRawBufferPointer, release: @escaping () -> Void) throws(Damaged) {
         self.base = bytes
-        self.mapped = mapped
         self.release = release
         guard bytes.count >= CatalogIndexFormat.headerSize,
               bytes.prefix(8).elementsEqual(CatalogIndexFormat.magic) else {
@@ -63,8 +60,7 @@ public final class CatalogIndex: @unchecked Sendable {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
         do {
-            CatalogMapping.adviseIndex(address, size)
-            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), mapped: true, release: { munmap(address, size) })
+            return try CatalogIndex(bytes: UnsafeRawBufferPointer(start: address, count: size), release: { munmap(address, size) })
         } catch {
             throw StoreError.damaged(path: path, problem: error.reason)
         }
@@ -84,25 +80,20 @@ public final class CatalogIndex: @unchecked Sendable {
         var flags: CatalogIndexFormat.Flags
     }
 
-    /// The record of item `i`, nil when its offsets do not fit the file.
+    /// The record of item `i` (below `count`), nil when its offsets do not fit the file.
     func record(_ i: Int) -> Record? {
         let at = layout.records + i * CatalogIndexFormat.recordSize
         let textStart = u64(at + 16), titleLength = Int(u32(at + 12)), fieldsLength = Int(u32(at + 24)), idLength = Int(u16(at + 28))
-        guard textStart <= UInt64(layout.textLength), Int(textStart) + titleLength + fieldsLength + idLength <= layout.textLength else { return nil }
+        let itemStart = u64(at)
+        guard textStart <= UInt64(layout.textLength), Int(textStart) + titleLength + fieldsLength + idLength <= layout.textLength,
+              itemStart <= UInt64(Int32.max) * 1024 else { return nil }
         let t = layout.text + Int(textStart)
         let price = Int64(bitPattern: u64(at + 32))
-        let itemStart = u64(at)
-        guard itemStart <= UInt64(Int32.max) * 1024 else { return nil }
         return Record(itemStart: Int(itemStart), itemLength: Int(u32(at + 8)),
                       title: t..<(t + titleLength), fields: (t + titleLength)..<(t + titleLength + fieldsLength),
                       id: (t + titleLength + fieldsLength)..<(t + titleLength + fieldsLength + idLength),
                       idCharacters: Int(u16(at + 30)), price: price > 0 ? Int(price) : nil,
                       flags: CatalogIndexFormat.Flags(rawValue: base[at + 40]))
-    }
-
-    /// The byte at `offset`, 0 past the end (a load that brings its line into cache).
-    @inline(__always) func byte(_ offset: Int) -> UInt8 {
-        offset < base.count ? base.load(fromByteOffset: offset, as: UInt8.self) : 0
     }
 
     func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
@@ -140,43 +131,6 @@ public final class CatalogIndex: @unchecked Sendable {
             }
             return low
         }
-    }
-
-    /// Hands back to the kernel the pages of these items' records and texts, in whole release
-    /// units (`CatalogMapping.releaseUnit`): the unit holding a range's end stays (the search
-    /// reads on from there); the unit holding its start goes with it (the search has read what
-    /// lies before), unless `keepingFirstUnit`: a run of a parallel search that starts where
-    /// another run ends shares that unit with it, which may not have read it yet. A mapped
-    /// file's pages are read again from the page cache if they are needed after all; nothing
-    /// for an index in memory.
-    func releasePages(ordinals: Range<Int>, keepingFirstUnit: Bool = false) {
-        guard mapped, !ordinals.isEmpty, ordinals.upperBound <= count else { return }
-        // The texts' bounds are read from the records first: read after the records' pages are
-        // handed back, they would map them in again.
-        let texts = record(ordinals.lowerBound).map { from in
-            from.title.lowerBound..<max(from.title.lowerBound, ordinals.upperBound < count ? (record(ordinals.upperBound)?.title.lowerBound ?? from.title.lowerBound) : layout.total)
-        }
-        let start: CatalogMapping.Rounding = keepingFirstUnit ? .up : .down
-        release((layout.records + ordinals.lowerBound * CatalogIndexFormat.recordSize)..<(layout.records + ordinals.upperBound * CatalogIndexFormat.recordSize), start: start, end: .down)
-        if let texts { release(texts, start: start, end: .down) }
-    }
-
-    /// Hands back the whole units of the sections a lookup reads (keys, postings, productIds):
-    /// a search reads a term's postings once, and the ids once per candidate of an earlier part
-    /// (whether this part replaces it), then never again. The units they share with the records
-    /// and the texts stay.
-    func releaseLookups() {
-        guard mapped else { return }
-        release(layout.keys..<layout.text, start: .up, end: .down)
-    }
-
-    /// Hands back `range` (bytes from the start of the file) in whole release units, rounded as
-    /// `CatalogMapping.span` says.
-    private func release(_ range: Range<Int>, start: CatalogMapping.Rounding, end: CatalogMapping.Rounding) {
-        guard let address = base.baseAddress,
-              let span = CatalogMapping.span(of: range, base: UInt(bitPattern: address), size: base.count, unit: UInt(CatalogMapping.releaseUnit),
-                                             page: UInt(getpagesize()), start: start, end: end) else { return }
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: span.lowerBound), Int(span.upperBound - span.lowerBound), MADV_DONTNEED)
     }
 
     /// The ordinals of items with this productId (hash hits checked against the text).

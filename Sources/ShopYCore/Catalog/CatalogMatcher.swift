@@ -1,7 +1,7 @@
 /// The catalog's search over its indexes, with the API's semantics (see `Catalog`): the
 /// candidates are the items whose postings hold every key of every term (`CatalogCandidates`),
-/// then each candidate is verified and scored on its bytes (`verify`, many candidates on several
-/// cores). The cost grows with the matches, not with the catalog.
+/// then each candidate is verified and scored on its record and text (`verify`). The cost grows
+/// with the matches, not with the catalog.
 struct CatalogMatcher: Sendable {
     /// One index with the place its items take in the catalog's order, and the ordinals it hides
     /// (embedded items a local record replaces).
@@ -22,8 +22,6 @@ struct CatalogMatcher: Sendable {
     let terms: [[UInt8]]
     let phrase: [UInt8]
     let request: SearchRequest
-    /// How many candidates are verified at once (see `verify`).
-    var parallelism = Parallelism.automatic
 
     init(request: SearchRequest) {
         self.request = request
@@ -48,25 +46,23 @@ struct CatalogMatcher: Sendable {
             var best = CatalogBestHits(keeping: first)
             var order = 0
             for (s, segment) in segments.enumerated() {
-                verifyBest(segment, s, candidates[s], order: order, into: &best)
-                order += candidates[s].count
-                releaseLookups(after: s, of: segments)
+                verify(segment, s, candidates[s]) { hit in
+                    best.add(hit, order: order)
+                    order += 1
+                }
             }
             return (best.count, best.sorted())
         }
         var hits: [Hit] = []
         for (s, segment) in segments.enumerated() {
-            verify(segment, s, candidates[s], into: &hits)
-            releaseLookups(after: s, of: segments)
+            verify(segment, s, candidates[s]) { hits.append($0) }
         }
-        // Relevance order: score descending, then catalog order, which is the order the hits
-        // were found in: one integer key each, sorted without a comparison closure. (The other
-        // sorts break their ties in relevance order.)
+        // Relevance order: score descending, then catalog order (the order the hits were found
+        // in). The other sorts break their ties in relevance order.
         let total = hits.count
-        if hits.count > 1 && hits.count < Int(UInt32.max) {
-            let keys = hits.indices.map { CatalogBestHits.key(score: hits[$0].score, order: $0) }.sorted()
-            hits = keys.map { hits[Int($0 & 0xFFFF_FFFF)] }
-        }
+        hits = hits.enumerated().sorted { a, b in
+            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
+        }.map(\.element)
         switch request.sort {
         case .sim:
             return (total, hits)
@@ -94,10 +90,19 @@ struct CatalogMatcher: Sendable {
         }
     }
 
-    /// Once segment `s` is verified, the later segments' postings (their candidates are found)
-    /// and ids (read to tell whether they replace one of its candidates) are not read again.
-    private func releaseLookups(after s: Int, of segments: [Segment]) {
-        for later in segments[(s + 1)...] { later.index.releaseLookups() }
+    /// Hands `found` the hits among these candidates of `segment` (its `s`th), in their order:
+    /// each candidate's record read, the filters applied, the match scored.
+    private func verify(_ segment: Segment, _ s: Int, _ candidates: [Int], _ found: (Hit) -> Void) {
+        let index = segment.index
+        for ordinal in candidates {
+            guard let record = index.record(ordinal), !segment.hidden(ordinal) else { continue }
+            if request.naverPayOnly && !record.flags.contains(.naverPay) { continue }
+            if request.exclude.contains(.used) && record.flags.contains(.used) { continue }
+            if request.exclude.contains(.rental) && record.flags.contains(.rental) { continue }
+            if request.exclude.contains(.cbshop) && record.flags.contains(.crossBorder) { continue }
+            guard let score = score(index, record) else { continue }
+            found(Hit(segment: s, ordinal: ordinal, score: score, global: segment.base + ordinal, price: record.price))
+        }
     }
 
     /// Nil when a term matches nowhere. Title matches weigh most, at a word start more, and a

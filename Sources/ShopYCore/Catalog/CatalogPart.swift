@@ -30,7 +30,9 @@ package final class CatalogPart: Sendable {
         case .json(_, let index): return index
         case .items(let items):
             return builtIndex.value {
-                let bytes = CatalogIndexBuilder.build(items: items, ranges: Array(repeating: 0..<0, count: items.count), generation: 0, itemsLength: 0)
+                var records = CatalogRawRecords(store: CatalogByteStore(), capacity: items.count)
+                for item in items { records.append(item, firstSeen: nil) }
+                let bytes = CatalogIndexBuilder.build(records, ranges: Array(repeating: 0..<0, count: items.count), generation: 0, itemsLength: 0)
                 return try! CatalogIndex(bytes: bytes)  // just built: well-formed
             }
         }
@@ -89,7 +91,6 @@ package final class MappedBytes: @unchecked Sendable {
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
             throw StoreError.io(path: path, operation: "map", errno: errno)
         }
-        CatalogMapping.adviseItems(address, size)
         return MappedBytes(buffer: UnsafeRawBufferPointer(start: address, count: size), release: { munmap(address, size) })
     }
 

@@ -22,33 +22,6 @@ public struct CatalogRecord: Equatable, Sendable {
         return .object(object)
     }
 
-    /// Writes `json` without building it: the same bytes `JSONWriter.write(json)` gives.
-    func write(into writer: inout JSONWriter) {
-        func member(_ key: StaticString, _ value: String, first: Bool = false) {
-            writer.bytes.append(first ? 0x7B : 0x2C)
-            writer.bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            writer.writeString(value)
-        }
-        member("\"title\":", item.title, first: true)
-        member("\"link\":", item.link ?? "")
-        member("\"image\":", item.image ?? "")
-        member("\"lprice\":", item.lprice ?? "0")
-        member("\"hprice\":", item.hprice ?? "")
-        member("\"mallName\":", item.mallName ?? "")
-        member("\"productId\":", item.productId)
-        member("\"productType\":", item.productType ?? "")
-        member("\"brand\":", item.brand ?? "")
-        member("\"maker\":", item.maker ?? "")
-        member("\"category1\":", item.category1 ?? "")
-        member("\"category2\":", item.category2 ?? "")
-        member("\"category3\":", item.category3 ?? "")
-        member("\"category4\":", item.category4 ?? "")
-        member("\"firstSeen\":", firstSeen)
-        member("\"updated\":", updated)
-        member("\"origin\":", origin)
-        writer.bytes.append(0x7D)
-    }
-
     init(json: JSONValue, index: Int) throws(WireDecodingError) {
         item = try WireItem(json: json, index: index)
         guard ProductID.usable(item.productId) == item.productId else { throw WireDecodingError("item \(index + 1) has an unusable productId") }

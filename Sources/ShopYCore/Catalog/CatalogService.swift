@@ -41,7 +41,7 @@ public struct CatalogService: Sendable {
             report.total = try local.part()?.index.count ?? 0
             return report
         }
-        return try merge(&batches, report: report, store: store)
+        return try merge(batches, report: report, store: store)
     }
 
     static func origin(_ name: String) -> String {
@@ -51,42 +51,22 @@ public struct CatalogService: Sendable {
 
     // MARK: - Recording
 
-    /// Adds or refreshes the items of a listing from the naver source (`catalog.record on`).
+    /// Adds or refreshes the items of a listing from the naver source (`catalog.record on`),
+    /// merged as an import is: the number of items added or updated.
     @discardableResult
     public func record(_ items: [WireItem]) throws -> Int {
-        let usable = items.compactMap { item -> WireItem? in
-            guard let id = ProductID.usable(item.productId) else { return nil }
+        let store = CatalogByteStore()
+        var batch = CatalogRawRecords(store: store, capacity: items.count)
+        for item in items {
+            guard let id = ProductID.usable(item.productId) else { continue }
             var item = item
             item.productId = id
             item.title = CatalogService.unbolded(item.title)
-            return item
+            batch.append(item, firstSeen: nil)
         }
-        guard !usable.isEmpty else { return 0 }
-        let report = try importBatch(usable, origin: "naver")
+        guard batch.count > 0 else { return 0 }
+        let report = try merge([("naver", batch)], report: CatalogImportReport(), store: store)
         return report.added + report.updated
-    }
-
-    private func importBatch(_ items: [WireItem], origin: String) throws -> CatalogImportReport {
-        let stamp = CatalogRecord.timestamp(now())
-        return try local.update { records in
-            var r = CatalogImportReport()
-            var position: [String: Int] = [:]
-            for (i, record) in records.enumerated() { position[record.item.productId] = i }
-            for item in items {
-                if let at = position[item.productId] {
-                    guard records[at].item.json != item.json else { continue }
-                    records[at].item = item
-                    records[at].updated = stamp
-                    r.updated += 1
-                } else {
-                    position[item.productId] = records.count
-                    records.append(CatalogRecord(item: item, firstSeen: stamp, updated: stamp, origin: origin))
-                    r.added += 1
-                }
-            }
-            r.total = records.count
-            return (r, r.added + r.updated > 0)
-        }
     }
 
     /// The API bolds the query's terms in titles: the record keeps the title without them.

@@ -31,12 +31,6 @@ struct CatalogBestHits: Sendable {
         keep(CatalogBestHits.key(score: hit.score, order: order), hit)
     }
 
-    /// Takes in another part's count and kept hits (of distinct orders).
-    mutating func merge(_ other: CatalogBestHits) {
-        count += other.count
-        for entry in other.heap { keep(entry.key, entry.hit) }
-    }
-
     /// The kept hits, best first.
     func sorted() -> [CatalogMatcher.Hit] {
         heap.sorted { $0.key < $1.key }.map(\.hit)

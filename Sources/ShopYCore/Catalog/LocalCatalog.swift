@@ -86,21 +86,7 @@ public struct LocalCatalog: Sendable {
 
     /// The two files' bytes for `records`: one record a line, and the index of their ranges.
     package func encode(_ records: [CatalogRecord], generation: UInt64) -> (items: [UInt8], index: [UInt8]) {
-        var writer = JSONWriter()
-        writer.bytes.reserveCapacity(records.count * 640 + 64)
-        writer.append("{\"schema\":\(LocalCatalog.schema),\"generation\":\(generation),\"items\":[\n")
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(records.count)
-        for (i, record) in records.enumerated() {
-            let start = writer.bytes.count
-            record.write(into: &writer)
-            ranges.append(start..<writer.bytes.count)
-            if i + 1 < records.count { writer.bytes.append(0x2C) }
-            writer.bytes.append(0x0A)
-        }
-        writer.append("]}\n")
-        let index = CatalogIndexBuilder.build(items: records.map(\.item), ranges: ranges, generation: generation, itemsLength: writer.bytes.count)
-        return (writer.bytes, index)
+        encode(CatalogRawRecords(records: records, store: CatalogByteStore()), generation: generation)
     }
 
     /// Loads, changes and writes the records under the lock; nothing is written when `change`
@@ -115,11 +101,9 @@ public struct LocalCatalog: Sendable {
         return result
     }
 
+    /// Writes the records as the next generation after `generation` (see `write(_:after:)` of raw records).
     public func write(_ records: [CatalogRecord], after generation: UInt64) throws(StoreError) {
-        var next = UInt64.random(in: 1...(UInt64(Int64.max)))
-        if next == generation { next &+= 1 }
-        let (items, index) = encode(records, generation: next)
-        try CatalogFileWriter.write(items: items, to: itemsPath, index: index, to: indexPath, directory: directory)
+        try write(CatalogRawRecords(records: records, store: CatalogByteStore()), after: generation)
     }
 
     /// The size of the two files on disk.
