@@ -21,6 +21,7 @@ final class EmbeddedCatalogTests: XCTestCase {
         XCTAssertEqual(Catalog.embedded.items, items)
         XCTAssertEqual(Catalog.embedded.count, 340)
         XCTAssertEqual(Catalog.embedded.parts[0].index.count, 340)
+        XCTAssertNil(Catalog.embedded.parts[0].index.damage)
         for (i, item) in items.enumerated() { XCTAssertEqual(Catalog.embeddedItem(productId: item.productId), item, "item \(i)") }
         XCTAssertNil(Catalog.embeddedItem(productId: "1"))
     }

@@ -59,7 +59,11 @@ public struct Context: Sendable {
                 // On a terminal, wrapped to its width; in a pipe or a log, one line.
                 diagnostics.notice(TerminalText(sanitizing: CatalogSource.notice(environment: io.environment)), wraps: true)
             }
-            return CatalogSource(catalog: usesLocalCatalog ? try Catalog.current(environment: io.environment) : catalog())
+            let diagnostics = self.diagnostics
+            let current = { () throws(StoreError) in
+                try Catalog.current(environment: io.environment) { diagnostics.warning(TerminalText(sanitizing: $0)) }
+            }
+            return CatalogSource(catalog: usesLocalCatalog ? try current() : catalog())
         case .naver:
             guard let credentials else { throw SourceError.missingKeys }
             let base = try RequestBuilder.base(from: io.environment)

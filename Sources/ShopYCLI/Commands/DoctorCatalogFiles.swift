@@ -50,7 +50,7 @@ extension DoctorCommand {
                     } else if mapped.count != records.records.count || local.encode(records.records, generation: records.generation).index
                         != Array(mapped.base.bindMemory(to: UInt8.self)) {
                         index.status = "mismatched"
-                        index.problem = "it does not list catalog.json's items as they are"
+                        index.problem = "it does not list catalog.json's items as they are (a search that reads the damage builds it again; --repair does now)"
                     } else {
                         index.entries = Plural.count(mapped.layout.keyCount, "key")
                     }
@@ -58,6 +58,7 @@ extension DoctorCommand {
             case .failure(let error):
                 index.status = "mismatched"
                 if case .damaged(_, let problem) = error { index.problem = problem } else { index.problem = error.message }
+                index.problem? += " (built again from catalog.json at the next search; --repair does now)"
             }
             if repair && (index.status == "stale" || index.status == "mismatched") {
                 let lock = try FileLock(path: local.lockPath)

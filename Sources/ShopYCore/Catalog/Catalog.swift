@@ -27,10 +27,15 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Builds a local part's damaged index again and gives the catalog with it (see `page`).
+    private let repair: (@Sendable (String) throws(StoreError) -> Catalog)?
+    private let repaired = Locked<Catalog?>(nil)
+
     /// The parts, a later part's record replacing an earlier one with the same productId (found
     /// when needed: a search asks only about the items it matched).
-    package init(parts: [CatalogPart]) {
+    package init(parts: [CatalogPart], repair: (@Sendable (String) throws(StoreError) -> Catalog)? = nil) {
         self.parts = parts
+        self.repair = repair
     }
 
     private let hiddenSets = LazyValue<[Set<Int>]>()
@@ -97,6 +102,23 @@ public final class Catalog: Sendable {
     /// Every matching item in the requested order (before paging), as (part, ordinal).
     func hits(for request: SearchRequest) -> [CatalogMatcher.Hit] {
         CatalogMatcher(request: request).matches(in: segments)
+    }
+
+    /// One page of results for shopy's listings (the catalog source). A search that finds the
+    /// local catalog's index damaged (`CatalogIndex.damage`) does not answer from it: the index
+    /// is built again from catalog.json (`current` says so) and the search runs on that.
+    public func page(_ request: SearchRequest) throws(StoreError) -> SearchPage {
+        ProductMapper.page(from: try checkedSearch(request), query: request.query, sort: request.sort, source: .catalog)
+    }
+
+    private func checkedSearch(_ request: SearchRequest) throws(StoreError) -> WireSearchResponse {
+        if let catalog = repaired.value { return try catalog.checkedSearch(request) }
+        let response = search(request)
+        guard let damage = parts.lazy.compactMap(\.index.damage).first else { return response }
+        guard let repair else { throw .damaged(path: "the catalog's index", problem: damage) }
+        let catalog = try repair(damage)
+        repaired.value = catalog
+        return try catalog.checkedSearch(request)
     }
 
     /// Answers a request the way the API would: one page, titles bolded. Only the page's items
@@ -217,3 +239,23 @@ final class LazyValue<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// A value read and replaced under a lock.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            stored = newValue
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,8 +6,10 @@ import Darwin
 #endif
 
 /// A catalog index, read in place (a mapped file or bytes held in memory): see
-/// `CatalogIndexFormat`. Every offset read from it is checked before use, so a damaged file
-/// answers less, never out of bounds.
+/// `CatalogIndexFormat`. Its header, keys, starts, sums and ids are checked when it is opened; a
+/// key's postings and an item's record with its text when they are read, and every offset before
+/// it is used. What does not check out is read as empty (never out of bounds) and noted in
+/// `damage`: the catalog then rebuilds the index from catalog.json rather than answer from it.
 public final class CatalogIndex: @unchecked Sendable {
     package let base: UnsafeRawBufferPointer
     package let count: Int
@@ -14,8 +17,23 @@ public final class CatalogIndex: @unchecked Sendable {
     let generation: UInt64
     let itemsLength: Int
     private let release: () -> Void
+    private let lock = NSLock()
+    private var firstDamage: String?
 
     deinit { release() }
+
+    /// What was found wrong in a part read since the index was opened, nil when nothing was.
+    var damage: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstDamage
+    }
+
+    private func noteDamage(_ problem: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if firstDamage == nil { firstDamage = problem }
+    }
 
     struct Damaged: Error { var reason: String }
 
@@ -37,6 +55,10 @@ public final class CatalogIndex: @unchecked Sendable {
         guard layout.total == bytes.count else {
             release()
             throw Damaged(reason: "it is \(bytes.count) bytes, its header says \(layout.total)")
+        }
+        guard word(6) == CatalogIndexFormat.headerChecksum(bytes, layout) else {
+            release()
+            throw Damaged(reason: "its keys or ids do not match their checksum")
         }
         count = layout.count
         generation = word(4)
@@ -80,14 +102,24 @@ public final class CatalogIndex: @unchecked Sendable {
         var flags: CatalogIndexFormat.Flags
     }
 
-    /// The record of item `i` (below `count`), nil when its offsets do not fit the file.
+    /// The record of item `i` (below `count`), nil when its offsets do not fit the file or it
+    /// does not match its checksum.
     func record(_ i: Int) -> Record? {
         let at = layout.records + i * CatalogIndexFormat.recordSize
         let textStart = u64(at + 16), titleLength = Int(u32(at + 12)), fieldsLength = Int(u32(at + 24)), idLength = Int(u16(at + 28))
         let itemStart = u64(at)
         guard textStart <= UInt64(layout.textLength), Int(textStart) + titleLength + fieldsLength + idLength <= layout.textLength,
-              itemStart <= UInt64(Int32.max) * 1024 else { return nil }
+              itemStart <= UInt64(Int32.max) * 1024 else {
+            noteDamage("the record of item \(i + 1) points outside the file")
+            return nil
+        }
         let t = layout.text + Int(textStart)
+        let record = UnsafeRawBufferPointer(rebasing: base[at..<(at + CatalogIndexFormat.recordSize)])
+        let text = UnsafeRawBufferPointer(rebasing: base[t..<(t + titleLength + fieldsLength + idLength)])
+        guard u32(at + CatalogIndexFormat.recordChecksum) == CatalogIndexFormat.recordChecksum(record, text: text) else {
+            noteDamage("the record of item \(i + 1) does not match its checksum")
+            return nil
+        }
         let price = Int64(bitPattern: u64(at + 32))
         return Record(itemStart: Int(itemStart), itemLength: Int(u32(at + 8)),
                       title: t..<(t + titleLength), fields: (t + titleLength)..<(t + titleLength + fieldsLength),
@@ -101,7 +133,7 @@ public final class CatalogIndex: @unchecked Sendable {
     }
 
     /// The postings of a key: ascending ordinals (a range into the postings section), empty
-    /// when the key is not in the catalog.
+    /// when the key is not in the catalog (or its postings do not match their checksum).
     func postings(_ key: UInt64) -> Postings {
         var low = 0, high = layout.keyCount
         while low < high {
@@ -110,7 +142,11 @@ public final class CatalogIndex: @unchecked Sendable {
         }
         guard low < layout.keyCount, u64(layout.keys + low * 8) == key else { return Postings(index: self, range: 0..<0) }
         let from = u64(layout.starts + low * 8), to = u64(layout.starts + (low + 1) * 8)
-        guard from <= to, to <= UInt64(layout.postingCount) else { return Postings(index: self, range: 0..<0) }
+        guard from <= to, to <= UInt64(layout.postingCount),
+              u64(layout.sums + low * 8) == CatalogIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: base[(layout.postings + Int(from) * 4)..<(layout.postings + Int(to) * 4)])) else {
+            noteDamage("the postings of a key do not match their checksum")
+            return Postings(index: self, range: 0..<0)
+        }
         return Postings(index: self, range: Int(from)..<Int(to))
     }
 

@@ -38,6 +38,9 @@ enum CatalogIndexBuilder {
                 out.storeBytes(of: UInt16(clamping: entry.idCharacters).littleEndian, toByteOffset: at + 30, as: UInt16.self)
                 out.storeBytes(of: UInt64(bitPattern: Int64(entry.price ?? 0)).littleEndian, toByteOffset: at + 32, as: UInt64.self)
                 out[at + 40] = entry.flags.rawValue
+                let record = UnsafeRawBufferPointer(rebasing: out[at..<(at + CatalogIndexFormat.recordSize)])
+                let sum = text.withUnsafeBytes { CatalogIndexFormat.recordChecksum(record, text: UnsafeRawBufferPointer(rebasing: $0[textStart...])) }
+                out.storeBytes(of: sum.littleEndian, toByteOffset: at + CatalogIndexFormat.recordChecksum, as: UInt32.self)
             }
         }
 
@@ -67,18 +70,26 @@ enum CatalogIndexBuilder {
             }
             from = ends[ordinal]
         }
+        // Each key's postings checksummed as the file holds them (`littleEndian` values).
+        let sums = postings.withUnsafeBytes { all in
+            (0..<keyCount).map { rank -> UInt64 in
+                let from = Int(UInt64(littleEndian: starts[rank])), to = Int(UInt64(littleEndian: starts[rank + 1]))
+                return CatalogIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: all[(from * 4)..<(to * 4)])).littleEndian
+            }
+        }
         ids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.ordinal < $1.ordinal }
 
         let layout = CatalogIndexFormat.Layout(count: count, keyCount: keyCount, postingCount: running, textLength: text.count)
         var out: [UInt8] = []
         out.reserveCapacity(layout.total)
         out += CatalogIndexFormat.magic
-        for word in [UInt64(count), UInt64(keyCount), UInt64(running), UInt64(text.count), generation, UInt64(itemsLength), 0] {
+        for word in [UInt64(count), UInt64(keyCount), UInt64(running), UInt64(text.count), generation, UInt64(itemsLength), 0] {  // the checksum last
             withUnsafeBytes(of: word.littleEndian) { out += $0 }
         }
         out += recordBytes
         sortedKeys.withUnsafeBytes { out += $0 }
         starts.withUnsafeBytes { out += $0 }
+        sums.withUnsafeBytes { out += $0 }
         postings.withUnsafeBytes { out += $0 }
         for id in ids {
             withUnsafeBytes(of: id.hash.littleEndian) { out += $0 }
@@ -86,6 +97,8 @@ enum CatalogIndexBuilder {
         }
         out += text
         assert(out.count == layout.total)
+        let sum = out.withUnsafeBytes { CatalogIndexFormat.headerChecksum($0, layout) }
+        out.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 56, as: UInt64.self) }
         return out
     }
 

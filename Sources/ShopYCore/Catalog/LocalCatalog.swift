@@ -24,23 +24,51 @@ public struct LocalCatalog: Sendable {
 
     /// The local part as searches read it (mapped, nothing decoded), nil when there is none.
     /// Both files are opened under the lock, so a search sees one commit, whatever happens next.
-    package func part() throws(StoreError) -> CatalogPart? {
+    /// An index that is missing or belongs to another commit is built again from catalog.json;
+    /// so is a damaged one, and `notice` is told so.
+    package func part(notice: (String) -> Void = { _ in }) throws(StoreError) -> CatalogPart? {
         var info = stat()
         guard lstat(itemsPath, &info) == 0 else { return nil }  // no local catalog (a link or FIFO is refused below)
         let lock = try FileLock(path: lockPath)
         defer { lock.release() }
         guard let items = try MappedBytes.map(path: itemsPath) else { return nil }
-        if let index = try? CatalogIndex.map(path: indexPath), belongs(index, to: items) {
-            return CatalogPart(json: items, index: index)
+        let problem: String?
+        do {
+            if let index = try CatalogIndex.map(path: indexPath), belongs(index, to: items) {
+                return CatalogPart(json: items, index: index)
+            }
+            problem = nil
+        } catch .damaged(_, let damage) {
+            problem = damage
+        } catch {
+            problem = error.message
         }
-        // The index is missing or stale: build it from the items (and keep it for the next search).
+        return try rebuiltPart(items, because: problem, notice: notice)
+    }
+
+    /// The part with its index built again from catalog.json (under the lock), which also
+    /// replaces catalog.index when the file is as shopy writes it (the new index's ranges fit
+    /// it). `problem`: what was wrong with the index, told to `notice`; nil for an index that is
+    /// missing or stale, built again without a word.
+    func rebuiltPart(_ items: MappedBytes, because problem: String?, notice: (String) -> Void) throws(StoreError) -> CatalogPart? {
         let file = Array(items.buffer.bindMemory(to: UInt8.self))
         let records = try decode(file)
         let (bytes, index) = encode(records.records, generation: records.generation)
-        if bytes == file { try? FileIO.atomicWrite(index, to: indexPath) }  // its ranges fit the file as it is
-        let fresh = MappedBytes(copying: bytes)
+        let kept = bytes == file && (try? FileIO.atomicWrite(index, to: indexPath)) != nil
+        if let problem {
+            notice("catalog.index could not be used (\(problem)); built it again from catalog.json" + (kept ? "" : " for this search"))
+        }
         guard let built = try? CatalogIndex(bytes: index) else { return nil }
-        return CatalogPart(json: fresh, index: built)
+        return CatalogPart(json: bytes == file ? items : MappedBytes(copying: bytes), index: built)
+    }
+
+    /// The part again, its index rebuilt from catalog.json because a search found `problem` in
+    /// it (see `CatalogIndex.damage`).
+    func repairedPart(because problem: String, notice: (String) -> Void) throws(StoreError) -> CatalogPart? {
+        let lock = try FileLock(path: lockPath)
+        defer { lock.release() }
+        guard let items = try MappedBytes.map(path: itemsPath) else { return nil }
+        return try rebuiltPart(items, because: problem, notice: notice)
     }
 
     package func belongs(_ index: CatalogIndex, to items: MappedBytes) -> Bool {

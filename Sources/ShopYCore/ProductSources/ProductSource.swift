@@ -15,7 +15,7 @@ public struct CatalogSource: ProductSource {
     }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        ProductMapper.page(from: catalog.search(request), query: request.query, sort: request.sort, source: .catalog)
+        try catalog.page(request)
     }
 
     /// The notice printed once on stderr when a command runs on the catalog because no keys are
