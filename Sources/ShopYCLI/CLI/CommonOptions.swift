@@ -64,6 +64,6 @@ public struct FormatOptions<Format: RawRepresentable & CaseIterable & Sendable &
     /// `a`, `a or b`, `a, b or c`.
     static func sentence(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joinedText(separator: ", ") + " or " + words[words.count - 1]
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 }
