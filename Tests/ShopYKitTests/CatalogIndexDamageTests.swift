@@ -59,13 +59,16 @@ final class CatalogIndexDamageTests: StoreDirectoryTestCase {
             for i in 0..<layout.postingCount { withUnsafeBytes(of: fill(i).littleEndian) { bytes.replaceSubrange((layout.postings + i * 4)..<(layout.postings + i * 4 + 4), with: $0) } }
             damages.append((name, bytes))
         }
-        // One record's title text, one record's price, a key.
+        // One record's title text, one record's price, one record's place in catalog.json, a key.
         var text = good
         text[layout.text + 2] ^= 0x01
         damages.append(("a title's byte", text))
         var price = good
         price[layout.records + 5 * CatalogIndexFormat.recordSize + 32] ^= 0x40
         damages.append(("a price", price))
+        var place = good
+        place[layout.records + 2 * CatalogIndexFormat.recordSize + 1] ^= 0x01
+        damages.append(("an item's place in catalog.json", place))
         var key = good
         key[layout.keys + 8 * (layout.keyCount / 2)] ^= 0x10
         damages.append(("a key", key))

@@ -7,8 +7,10 @@ extension CatalogService {
         let stamp = store.copy(CatalogRecord.timestamp(now()))
         return try local.updateRaw(store: store) { records in
             var r = report
+            let most = records.count + batches.reduce(0) { $0 + $1.items.count }
+            records.spans.reserveCapacity(most * CatalogRawRecords.fieldCount)
             var position: [String: Int] = [:]
-            position.reserveCapacity(records.count + batches.reduce(0) { $0 + $1.items.count })
+            position.reserveCapacity(most)
             for i in 0..<records.count { position[String(decoding: records[i, .productId].buffer, as: UTF8.self)] = i }
             var changedNow = [Bool](repeating: false, count: records.count)  // by record: added or updated by this import
             for batch in batches {

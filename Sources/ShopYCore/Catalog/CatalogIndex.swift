@@ -29,7 +29,7 @@ public final class CatalogIndex: @unchecked Sendable {
         return firstDamage
     }
 
-    private func noteDamage(_ problem: String) {
+    func noteDamage(_ problem: String) {
         lock.lock()
         defer { lock.unlock() }
         if firstDamage == nil { firstDamage = problem }

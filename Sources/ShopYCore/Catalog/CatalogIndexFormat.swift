@@ -4,7 +4,8 @@
 ///              itemsLength, checksum (of the header's words before it, keys, starts, sums, ids)
 ///     records  count × 48: itemStart u64, itemLength u32, titleLength u32, textStart u64,
 ///              fieldsLength u32, idLength u16, idCharacters u16, price i64 (0: none), flags u8,
-///              3 bytes 0, checksum u32 (of the record's first 44 bytes and its text)
+///              3 bytes 0, checksum u32 (of the record's bytes 12–43 and its text; its place
+///              in the items is checked by reading the item there, which must have its productId)
 ///     keys     keyCount × u64, ascending (a bigram of lowercased scalars, or one scalar)
 ///     starts   (keyCount + 1) × u64: each key's postings are postings[starts[k]..<starts[k+1]]
 ///     sums     keyCount × u64: the checksum of each key's postings
@@ -22,8 +23,9 @@ package enum CatalogIndexFormat {
     static let magic: [UInt8] = Array("SHPYIDX2".utf8)
     static let headerSize = 64
     static let recordSize = 48
-    /// Where a record's checksum is, and how many bytes before it it covers.
+    /// Where a record's checksum is; it covers the bytes from `recordChecked` up to it.
     static let recordChecksum = 44
+    static let recordChecked = 12
 
     struct Flags: OptionSet {
         let rawValue: UInt8
@@ -76,8 +78,9 @@ package enum CatalogIndexFormat {
         return checksum(UnsafeRawBufferPointer(rebasing: file[layout.ids..<layout.text]), seed: sum)
     }
 
-    /// A record's checksum: of its first `recordChecksum` bytes, then of its text.
+    /// A record's checksum: of its bytes from `recordChecked` to `recordChecksum`, then of its
+    /// text.
     static func recordChecksum(_ record: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(truncatingIfNeeded: checksum(text, seed: checksum(UnsafeRawBufferPointer(rebasing: record.prefix(recordChecksum)))))
+        UInt32(truncatingIfNeeded: checksum(text, seed: checksum(UnsafeRawBufferPointer(rebasing: record[recordChecked..<recordChecksum]))))
     }
 }

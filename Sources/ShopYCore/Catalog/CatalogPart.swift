@@ -32,7 +32,7 @@ package final class CatalogPart: Sendable {
             return builtIndex.value {
                 var records = CatalogRawRecords(store: CatalogByteStore(), capacity: items.count)
                 for item in items { records.append(item, firstSeen: nil) }
-                let bytes = CatalogIndexBuilder.build(records, ranges: Array(repeating: 0..<0, count: items.count), generation: 0, itemsLength: 0)
+                let bytes = CatalogIndexBuilder.build(records, ranges: Array(repeating: 0..<0, count: items.count), generation: 0, itemsLength: 0).bytes
                 return try! CatalogIndex(bytes: bytes)  // just built: well-formed
             }
         }
@@ -42,8 +42,15 @@ package final class CatalogPart: Sendable {
         switch storage {
         case .items(let items): return ordinal < items.count ? items[ordinal] : nil
         case .json(let bytes, let index):
+            // The item read where the record says must be the record's: its place in the items
+            // file is checked here rather than by the record's checksum.
             guard let record = index.record(ordinal) else { return nil }
-            return bytes.item(record.itemStart..<(record.itemStart + record.itemLength))
+            guard let item = bytes.item(record.itemStart..<(record.itemStart + record.itemLength)),
+                  item.productId.utf8.prefix(Int(UInt16.max)).elementsEqual(index.bytes(record.id)) else {
+                index.noteDamage("item \(ordinal + 1) is not where its record says in the items")
+                return nil
+            }
+            return item
         }
     }
 

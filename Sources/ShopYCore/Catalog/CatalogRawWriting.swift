@@ -1,17 +1,18 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Writing the local catalog from raw records: catalog.json (`CatalogRawWriter`), then its index
+/// Writing the local catalog from raw records: catalog.json (`CatalogRawWriter`) and its index
 /// (`CatalogIndexBuilder`), committed together by `CatalogFileWriter`.
 extension LocalCatalog {
     /// Both files' bytes, in memory (for the index rebuilt at a search, `doctor` and tests).
     func encode(_ records: CatalogRawRecords, generation: UInt64) -> (items: [UInt8], index: [UInt8]) {
         var items: [UInt8] = []
         let written = CatalogRawWriter.items(records, generation: generation) { chunk in items += chunk; return nil }
-        return (items, CatalogIndexBuilder.build(records, ranges: written.ranges, generation: generation, itemsLength: written.length))
+        return (items, CatalogIndexBuilder.build(records, ranges: written.ranges, generation: generation, itemsLength: written.length).bytes)
     }
 
     /// Loads the records as raw records, changes and writes them under the lock, as `update`
@@ -28,26 +29,58 @@ extension LocalCatalog {
     }
 
     /// Writes the records as the next generation after `generation`: catalog.json a chunk at a
-    /// time to its temporary file, then the index of what was written, then both committed.
+    /// time to its temporary file while their index is built on another thread (the two take
+    /// about as long; the index learns each item's place in catalog.json afterwards, `locate`),
+    /// then the index, then both committed.
     func write(_ records: CatalogRawRecords, after generation: UInt64) throws(StoreError) {
         var next = UInt64.random(in: 1...(UInt64(Int64.max)))
         if next == generation { next &+= 1 }
         CatalogFileWriter.removeStaleTemporaries(in: directory, names: [CatalogFileWriter.name(itemsPath), CatalogFileWriter.name(indexPath)])
+        let build = IndexBuild(records, generation: next)
         var ranges: [Range<Int>] = [], length = 0
-        let itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
-            let written = CatalogRawWriter.items(records, generation: next) { chunk in FileIO.writeAll(chunk[...], to: fd) }
-            (ranges, length) = (written.ranges, written.length)
-            return written.failure
+        let itemsTemp: String
+        do {
+            itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
+                let written = CatalogRawWriter.items(records, generation: next) { chunk in FileIO.writeAll(chunk[...], to: fd) }
+                (ranges, length) = (written.ranges, written.length)
+                return written.failure
+            }
+        } catch {
+            _ = build.wait()
+            throw error
         }
-        let index = CatalogIndexBuilder.build(records, ranges: ranges, generation: next, itemsLength: length)
+        var index = build.wait()
+        index.locate(ranges: ranges, itemsLength: length)
         let indexTemp: String
         do {
-            indexTemp = try CatalogFileWriter.temporary(for: indexPath, directory: directory) { fd in FileIO.writeAll(index[...], to: fd) }
+            indexTemp = try CatalogFileWriter.temporary(for: indexPath, directory: directory) { fd in index.forEachSection { FileIO.writeAll($0, to: fd) } }
         } catch {
             unlink(itemsTemp)
             throw error
         }
         try CatalogFileWriter.commit(itemsTemp, to: itemsPath, indexTemp, to: indexPath, directory: directory)
+    }
+
+    /// The index of records whose places in the items file are not known yet, built on another
+    /// thread; `wait` returns it. The records are only read meanwhile, on both threads.
+    private final class IndexBuild: @unchecked Sendable {
+        private let records: CatalogRawRecords
+        private let done = DispatchSemaphore(value: 0)
+        private var pieces: CatalogIndexBuilder.Pieces?
+
+        init(_ records: CatalogRawRecords, generation: UInt64) {
+            self.records = records
+            DispatchQueue.global(qos: .userInitiated).async {
+                let unknown = [Range<Int>](repeating: 0..<0, count: self.records.count)
+                self.pieces = CatalogIndexBuilder.build(self.records, ranges: unknown, generation: generation, itemsLength: 0)
+                self.done.signal()
+            }
+        }
+
+        func wait() -> CatalogIndexBuilder.Pieces {
+            done.wait()
+            return pieces!
+        }
     }
 }
 

@@ -1,28 +1,26 @@
 /// Byte-level text helpers for the catalog's hot path: no Foundation string search.
 enum CatalogText {
-    /// The index keys of a lowercased term or field: one per scalar pair (bigram), or the lone
-    /// scalar's key for a one-scalar text. Whitespace never appears in a term, so pairs across
+    /// The index keys of a lowercased term or field, handed to `body`: each scalar's, and each
+    /// pair of adjacent scalars' (bigram). Whitespace never appears in a term, so pairs across
     /// whitespace are left out.
-    static func keys(_ bytes: UnsafeBufferPointer<UInt8>, into keys: inout [UInt64]) {
+    @inline(__always)
+    static func forEachKey(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt64) -> Void) {
         var previous: UInt32 = 0
-        var count = 0
         var i = 0
         while i < bytes.count {
             let (scalar, width) = decode(bytes, at: i)
             i += width
             if isSpace(scalar) { previous = 0; continue }
-            count += 1
-            keys.append(unigram(scalar))
-            if previous != 0 { keys.append(bigram(previous, scalar)) }
+            body(unigram(scalar))
+            if previous != 0 { body(bigram(previous, scalar)) }
             previous = scalar
         }
-        _ = count
     }
 
     /// The keys a term's matches must all hold: its bigrams, or its one scalar.
     static func termKeys(_ term: [UInt8]) -> [UInt64] {
         var all: [UInt64] = []
-        term.withUnsafeBufferPointer { keys($0, into: &all) }
+        term.withUnsafeBufferPointer { CatalogText.forEachKey($0) { all.append($0) } }
         let pairs = all.filter { $0 >> 42 == 0 }
         return pairs.isEmpty ? all : Array(Set(pairs)).sorted()
     }
