@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "shopy", targets: ["shopy"]),
         .executable(name: "shopy-emulator", targets: ["shopy-emulator"]),
+        .library(name: "ShopYCatalog", targets: ["ShopYCatalog"]),
         .library(name: "ShopYCore", targets: ["ShopYCore"]),
         .library(name: "ShopYCLI", targets: ["ShopYCLI"]),
     ],
@@ -23,14 +24,19 @@ let package = Package(
         // A tiny C target for the system headers Glibc does not export (netlink, ioctl helpers).
         // Also libcurl's declarations: the Linux transport opens it with dlopen (libdl on older glibc).
         .target(name: "CShopYShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // The work, with no command line: model, text, JSON, store, network, HTTP, product
-        // sources, catalog, trends, launch, and the services that return typed results.
-        .target(name: "ShopYCore", dependencies: ["CShopYShim"], swiftSettings: directMetadata),
+        // What every part shares: the model, JSON, text, file IO and the store's errors.
+        .target(name: "ShopYBase", swiftSettings: directMetadata),
+        // The offline catalog's engine behind a narrow API (open, search, import, summary,
+        // export): its files, index and mapped bytes live here and nowhere else.
+        .target(name: "ShopYCatalog", dependencies: ["ShopYBase"], swiftSettings: directMetadata),
+        // The work, with no command line: store, network, HTTP, product sources, trends,
+        // prices, widget, launch, and the services that return typed results.
+        .target(name: "ShopYCore", dependencies: ["ShopYBase", "ShopYCatalog", "CShopYShim"], swiftSettings: directMetadata),
         // The command line on top of the core: arguments, help, man page, completions, commands,
         // presenters, IO. The core never imports it (a back-edge does not compile).
-        .target(name: "ShopYCLI", dependencies: ["ShopYCore"], swiftSettings: directMetadata),
+        .target(name: "ShopYCLI", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore"], swiftSettings: directMetadata),
         // The Naver contract on loopback: POSIX sockets, the catalog, faults. Core only.
-        .target(name: "ShopYEmulator", dependencies: ["ShopYCore"], swiftSettings: directMetadata),
+        .target(name: "ShopYEmulator", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore"], swiftSettings: directMetadata),
         // Linux release builds: the Swift runtime and Foundation linked in statically
         // (-static-stdlib; compiling main.swift with it brings in the static libraries' link
         // entries: CoreFoundation, ICU...), so a start pays no dynamic linking of libswiftCore,
@@ -41,8 +47,9 @@ let package = Package(
                           swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
-        .executableTarget(name: "shopy-bench", dependencies: ["ShopYCore", "ShopYCLI"], path: "Benchmarks/shopy-bench"),
-        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYCore", "ShopYCLI"]),
+        .executableTarget(name: "shopy-bench", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI"], path: "Benchmarks/shopy-bench"),
+        .testTarget(name: "ShopYCatalogTests", dependencies: ["ShopYBase", "ShopYCatalog"]),
+        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI"]),
     ]
 )

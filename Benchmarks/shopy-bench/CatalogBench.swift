@@ -3,6 +3,8 @@
 import Foundation
 import ShopYCore
 import ShopYCLI
+import ShopYBase
+import ShopYCatalog
 
 /// Items made from the recorded ones: varied titles, ids, malls and prices.
 func generatedCatalogItems(_ count: Int, seed: UInt64 = 17) -> [WireItem] {

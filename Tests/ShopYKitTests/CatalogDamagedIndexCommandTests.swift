@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYCatalog
 
 /// A catalog.index damaged behind shopy's back (its second half zeroed, its size kept, so its
 /// header still fits the file): `shopy search` answers with the local items all the same, built

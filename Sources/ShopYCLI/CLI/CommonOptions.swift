@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The option groups many commands share, each declared once: the output format (with
 /// `--json`), the source, the timeout. A command lists the group's specs in its spec and reads
 /// them through these declarations; the formats a command accepts are part of its declaration

@@ -5,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy catalog`: what the offline catalog holds; its import, export, remove and clear.
 public struct CatalogCommand: ResultCommand {

@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 /// The composition root: everything a running command may touch, made once by `ShopY.run`
 /// (tests replace any part). Nothing else constructs a store, reads the system's network or
 /// probes the API: commands reach them through here.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy popular`: the app's "실시간 랭킹": a few keywords, each ranked by relevance, fetched at once.
 public struct PopularCommand: ResultCommand {
     /// The app's sections.

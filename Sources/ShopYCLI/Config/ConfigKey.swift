@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The settings `shopy config` manages: each one's name, what it accepts, the environment
 /// variable that overrides it and the command options it is the default of.
 public struct ConfigKey: Sendable {

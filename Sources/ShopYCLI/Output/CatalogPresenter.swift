@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy catalog`: the summary as lines, or JSON with `--json`.
 public struct CatalogSummaryPresenter: Presenter {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The snippets `shopy widget install BAR` prints, with this shopy's path filled in.
 public enum WidgetInstall {
     public enum Bar: String, Sendable, CaseIterable {

@@ -1,5 +1,8 @@
 /// Where products come from: the Naver API (or a server that speaks its contract) or the
 /// offline catalog. Both answer with the same `SearchPage`.
+import ShopYBase
+import ShopYCatalog
+
 public protocol ProductSource: Sendable {
     var kind: SourceKind { get }
     func search(_ request: SearchRequest) async throws -> SearchPage

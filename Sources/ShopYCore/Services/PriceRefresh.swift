@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// `shopy likes refresh` as work (the widget calls it too): finds each liked product again at the source and records its price.
 /// The API cannot look a product up by id, so each like is searched for by its title (relevance

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// Which snapshot file an index was built from: its generation and the file's identity, so that
 /// any other likes.json (replaced, edited by hand, restored from a backup) does not match.

@@ -267,3 +267,4 @@ final class CurlTransfer: @unchecked Sendable {
     }
 }
 #endif
+import ShopYBase
