@@ -211,10 +211,14 @@ enum CatalogIndexBuilder {
         return text.count - start
     }
 
-    /// Keys to dense numbers (open addressing, linear probing), with each key's posting count,
-    /// the last ordinal that noted it, and every dense number noted, item after item.
+    /// Keys to dense numbers, with each key's posting count, the last ordinal that noted it, and
+    /// every dense number noted, item after item. A one-scalar key of the BMP (about half of what
+    /// an item notes) is numbered through a table indexed by its scalar; the others through
+    /// open addressing with linear probing.
     struct KeyTable {
+        private var scalars = [Int32](repeating: -1, count: 0x10000)
         private var slots = [Int32](repeating: -1, count: 1 << 12)
+        private var slotted = 0
         private(set) var keys: [UInt64] = []
         private(set) var counts: [UInt32] = []
         private var lastSeen: [Int32] = []
@@ -227,18 +231,35 @@ enum CatalogIndexBuilder {
 
         private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slots.count - 1) }
 
+        /// The scalar of a one-scalar key of the BMP, nil for any other key.
+        private static func bmpScalar(_ key: UInt64) -> Int? {
+            key >> 16 == CatalogText.unigram(0) >> 16 ? Int(key & 0xFFFF) : nil
+        }
+
         /// Notes `key` for the item `ordinal` (once per item: a key noted again is left alone).
         mutating func note(_ key: UInt64, ordinal: Int32) {
-            var s = slot(key)
-            var dense = -1
-            while dense < 0 {
-                let d = Int(slots[s])
-                if d < 0 {
-                    dense = insert(key, at: s)
-                } else if keys[d] == key {
-                    dense = d
-                } else {
-                    s = (s + 1) & (slots.count - 1)
+            var dense: Int
+            if let scalar = Self.bmpScalar(key) {
+                dense = Int(scalars[scalar])
+                if dense < 0 {
+                    dense = add(key)
+                    scalars[scalar] = Int32(dense)
+                }
+            } else {
+                var s = slot(key)
+                dense = -1
+                while dense < 0 {
+                    let d = Int(slots[s])
+                    if d < 0 {
+                        dense = add(key)
+                        slots[s] = Int32(dense)
+                        slotted += 1
+                        if slotted * 2 > slots.count { grow() }
+                    } else if keys[d] == key {
+                        dense = d
+                    } else {
+                        s = (s + 1) & (slots.count - 1)
+                    }
                 }
             }
             guard lastSeen[dense] != ordinal else { return }
@@ -247,22 +268,21 @@ enum CatalogIndexBuilder {
             occurrences.append(UInt32(dense))
         }
 
-        private mutating func insert(_ key: UInt64, at s: Int) -> Int {
-            let dense = keys.count
-            slots[s] = Int32(dense)
+        private mutating func add(_ key: UInt64) -> Int {
             keys.append(key)
             counts.append(0)
             lastSeen.append(-1)
-            if keys.count * 2 > slots.count {
-                // Half full: twice the slots, every key placed again.
-                slots = [Int32](repeating: -1, count: slots.count * 2)
-                for (d, key) in keys.enumerated() {
-                    var s = slot(key)
-                    while slots[s] >= 0 { s = (s + 1) & (slots.count - 1) }
-                    slots[s] = Int32(d)
-                }
+            return keys.count - 1
+        }
+
+        /// Twice the slots, every slotted key placed again (the slots half full).
+        private mutating func grow() {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for (d, key) in keys.enumerated() where Self.bmpScalar(key) == nil {
+                var s = slot(key)
+                while slots[s] >= 0 { s = (s + 1) & (slots.count - 1) }
+                slots[s] = Int32(d)
             }
-            return dense
         }
     }
 }
