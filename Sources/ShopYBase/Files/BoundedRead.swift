@@ -5,15 +5,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Reading a file the user names for `likes import`: bounded (an import larger than
-/// `importLimit` is refused, read in chunks so that /dev/zero-like input never grows without
-/// end) and never blocking on open (a FIFO or a device is refused: pipe it to `import -`).
+/// Reading a file the user names for `likes import` or `catalog import`: bounded (an import
+/// larger than `importLimit` is refused, read in chunks so that /dev/zero-like input never grows
+/// without end) and never blocking on open (a FIFO or a device is refused: pipe it to `import -`).
 extension FileIO {
     /// The largest import: 512 MiB, about five million likes.
     public static let importLimit = 512 << 20
 
-    /// The file's bytes, or nil when it does not exist. `shown` is the name errors give.
-    public static func readImport(_ path: String, shown: String, limit: Int = importLimit) throws(StoreError) -> [UInt8]? {
+    /// The file's bytes, or nil when it does not exist. `shown` is the name errors give;
+    /// `command` the import that reads stdin, for the hint given with a FIFO or a device.
+    public static func readImport(_ path: String, shown: String, command: String = "shopy likes import",
+                                  limit: Int = importLimit) throws(StoreError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -23,7 +25,7 @@ extension FileIO {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: shown, operation: "stat", errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .unusableTarget(path: shown, problem: "it is \(kind(ofMode: info.st_mode)), not a regular file; pipe it in with 'shopy likes import -' instead")
+            throw .unusableTarget(path: shown, problem: "it is \(kind(ofMode: info.st_mode)), not a regular file; pipe it in with '\(command) -' instead")
         }
         if Int(info.st_size) > limit { throw tooLarge(shown, limit) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

@@ -61,7 +61,10 @@ public struct CatalogImportCommand: ResultCommand {
                 inputs.append(.init(name: "stdin", bytes: try context.io.stdin()))
             } else {
                 let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-                guard let bytes = try FileIO.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
+                // Bounded, and never blocking on open: a FIFO or a device is refused (74).
+                guard let bytes = try FileIO.readImport(path, shown: file, command: "shopy catalog import") else {
+                    throw StoreError.io(path: file, operation: "read", errno: ENOENT)
+                }
                 inputs.append(.init(name: file, bytes: bytes))
             }
         }

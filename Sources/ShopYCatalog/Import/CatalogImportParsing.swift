@@ -20,8 +20,9 @@ public enum CatalogImportParsing {
         public var firstSeen: [String?] = []
     }
 
-    /// The largest file accepted (a million items of a typical size fit).
-    public static let maxBytes = 1 << 30
+    /// The largest file accepted: the import limit of every file and of stdin (a million items
+    /// of a typical size fit).
+    public static let maxBytes = FileIO.importLimit
 
     public static func parse(_ bytes: [UInt8], name: String) throws(CatalogImportError) -> Parsed {
         guard bytes.count <= maxBytes else { throw .unreadable(name, "it is larger than \(maxBytes >> 20) MiB") }
