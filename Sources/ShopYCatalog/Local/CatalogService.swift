@@ -90,27 +90,42 @@ public struct CatalogService: Sendable {
 
     // MARK: - Summary, export, remove, clear
 
+    /// What the catalog holds: its items (the embedded ones a local record does not replace,
+    /// and the local ones), their top-level categories with counts (most items first, then by
+    /// name), where the local items came from, and the local catalog's files.
     public func summary(recording: Bool) throws -> CatalogSummaryReport {
         var categories: [String: Int] = [:], origins: [String: Int] = [:]
         var count = 0
-        if let scanned = try scannedCounts() {
-            (count, categories, origins) = scanned
-        } else {
-            let contents = try local.load()
-            count = contents.records.count
-            for record in contents.records {
-                let item = record.item
-                let name = [item.category1, item.category2].compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }.joined(separator: " > ")
-                categories[name.isEmpty ? "(none)" : name, default: 0] += 1
-                origins[record.origin.isEmpty ? "(unknown)" : record.origin, default: 0] += 1
+        let part = try local.part()
+        if let part {
+            if let scanned = scannedCounts(part) {
+                count = part.index.count
+                (categories, origins) = scanned
+            } else {
+                let records = try local.load().records
+                count = records.count
+                for record in records {
+                    categories[CatalogService.categoryName(record.item.category1 ?? ""), default: 0] += 1
+                    origins[record.origin.isEmpty ? "(unknown)" : record.origin, default: 0] += 1
+                }
             }
+        }
+        let embedded = Catalog.embedded.parts[0]
+        let replaced = part.map { Catalog(parts: [embedded, $0]).hidden[0] } ?? []
+        for (ordinal, item) in embedded.items.enumerated() where !replaced.contains(ordinal) {
+            categories[CatalogService.categoryName(item.category1 ?? ""), default: 0] += 1
         }
         func sorted(_ d: [String: Int]) -> [CatalogSummaryReport.Count] {
             d.map { .init(name: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
         }
-        return CatalogSummaryReport(embedded: Catalog.embedded.parts[0].index.count, local: count,
+        return CatalogSummaryReport(embedded: embedded.index.count - replaced.count, local: count,
                                     categories: sorted(categories), origins: sorted(origins),
                                     bytesOnDisk: local.sizeOnDisk(), path: local.itemsPath, recording: recording)
+    }
+
+    /// A top-level category as the summary names it: "(none)" for an item without one.
+    static func categoryName(_ category1: String) -> String {
+        category1.isEmpty ? "(none)" : category1
     }
 
     /// The local records as an import file (the same format as catalog.json, pretty enough to read).
@@ -168,9 +183,12 @@ public struct CatalogSummaryReport: Sendable, Equatable {
         public var name: String
         public var count: Int
     }
+    /// The embedded items searched (those a local record does not replace).
     public var embedded: Int
     public var local: Int
+    /// Top-level categories of every item searched (embedded and local), most items first.
     public var categories: [Count]
+    /// Where the local items came from (file names, `naver`, `stdin`), most items first.
     public var origins: [Count]
     public var bytesOnDisk: Int
     public var path: String

@@ -3,32 +3,30 @@ import ShopYBase
 /// `shopy catalog`'s counts read from the tails of catalog.json's records, where shopy writes
 /// `…,"category1":"…","category2":"…","category3":"…","category4":"…","firstSeen":"…",
 /// "updated":"…","origin":"…"}` (`CatalogRecord.write`): nothing is decoded but those values,
-/// so a million-item catalog is summed up in a fraction of a second rather than ten seconds.
-/// A record not in that form makes the caller decode the catalog as before.
+/// so a large catalog is summed up without decoding its items. A record not in that form makes
+/// the caller decode the catalog instead.
 extension CatalogService {
-    /// The categories and origins with their counts, from the index's record ranges; nil when
-    /// there is no mapped local catalog or a record is not as shopy writes it.
-    func scannedCounts() throws(StoreError) -> (records: Int, categories: [String: Int], origins: [String: Int])? {
-        guard let part = try local.part() else { return nil }
+    /// The top-level categories (category1, "(none)" when empty) and origins of the local
+    /// part's records with their counts; nil when a record is not as shopy writes it.
+    func scannedCounts(_ part: CatalogPart) -> (categories: [String: Int], origins: [String: Int])? {
         // Counted by their bytes first (a few hundred distinct values among a million records),
         // then each distinct value decoded once.
         var categoryBytes = CatalogSummaryScan.Tally(), originBytes = CatalogSummaryScan.Tally()
         for ordinal in 0..<part.index.count {
             guard let bytes = part.storedBytes(at: ordinal), let spans = CatalogSummaryScan.spans(bytes) else { return nil }
-            categoryBytes.add(spans.category1, spans.category2)
-            originBytes.add(spans.origin, nil)
+            categoryBytes.add(spans.category1)
+            originBytes.add(spans.origin)
         }
         var categories: [String: Int] = [:], origins: [String: Int] = [:]
-        for (first, second, count) in categoryBytes.entries {
-            guard let c1 = CatalogSummaryScan.decode(first), let c2 = second.flatMap(CatalogSummaryScan.decode) else { return nil }
-            let name = [c1, c2].filter { !$0.isEmpty }.joined(separator: " > ")
-            categories[name.isEmpty ? "(none)" : name, default: 0] += count
+        for (category, count) in categoryBytes.entries {
+            guard let name = CatalogSummaryScan.decode(category) else { return nil }
+            categories[CatalogService.categoryName(name), default: 0] += count
         }
-        for (origin, _, count) in originBytes.entries {
+        for (origin, count) in originBytes.entries {
             guard let name = CatalogSummaryScan.decode(origin) else { return nil }
             origins[name.isEmpty ? "(unknown)" : name, default: 0] += count
         }
-        return (part.index.count, categories, origins)
+        return (categories, origins)
     }
 }
 
@@ -81,24 +79,20 @@ enum CatalogSummaryScan {
         return (try? JSONParser.parse([UInt8(ascii: "\"")] + Array(text) + [UInt8(ascii: "\"")]))?.stringValue
     }
 
-    /// Counts of byte values (one span, or a pair), without making a String of each.
+    /// Counts of byte values, without making a String of each.
     struct Tally {
         private var slots: [UInt64: [Int]] = [:]
-        private(set) var entries: [(Span, Span?, Int)] = []
+        private(set) var entries: [(Span, Int)] = []
 
-        mutating func add(_ first: Span, _ second: Span?) {
+        mutating func add(_ value: Span) {
             var hash: UInt64 = 0xcbf29ce484222325
-            for b in first { hash = (hash ^ UInt64(b)) &* 0x100000001b3 }
-            if let second {
-                hash = (hash ^ 0x1F) &* 0x100000001b3
-                for b in second { hash = (hash ^ UInt64(b)) &* 0x100000001b3 }
-            }
-            for i in slots[hash, default: []] where entries[i].0.elementsEqual(first) && (entries[i].1.map { second?.elementsEqual($0) ?? false } ?? (second == nil)) {
-                entries[i].2 += 1
+            for b in value { hash = (hash ^ UInt64(b)) &* 0x100000001b3 }
+            for i in slots[hash, default: []] where entries[i].0.elementsEqual(value) {
+                entries[i].1 += 1
                 return
             }
             slots[hash, default: []].append(entries.count)
-            entries.append((first, second, 1))
+            entries.append((value, 1))
         }
     }
 
