@@ -106,9 +106,9 @@ public enum ProductMapper {
     /// URLs are kept as sent; empty means absent, and so does one longer than
     /// `FieldLimits.url` bytes (a cut URL would point somewhere else).
     static func plain(_ raw: String?) -> String? {
-        guard let raw, raw.utf8.count <= FieldLimits.url * 2 else { return nil }
+        guard let raw, FieldLimits.keepsURL(raw.utf8) else { return nil }
         let trimmed = raw.trimmingASCIIWhitespace()
-        return trimmed.isEmpty || trimmed.utf8.count > FieldLimits.url ? nil : trimmed
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Shop texts may carry entities like titles do; empty means absent; cut to

@@ -8,7 +8,8 @@ import ShopYBase
 /// - CSV whose header names the contract's fields (`productId` and `title` required; other known
 ///   fields optional, unknown columns ignored), RFC 4180 quoting.
 /// A file that is none of these fails as a whole (`CatalogImportError.unreadable`); an item
-/// without a usable productId is skipped with its reason, the rest imported.
+/// without a usable productId is skipped with its reason, the rest imported. Every field is
+/// bounded as answers from the network are (`boundedForCatalog`).
 public enum CatalogImportParsing {
     public enum Format: String, Sendable { case answer, array, jsonLines = "json lines", csv }
 
@@ -133,11 +134,7 @@ public enum CatalogImportParsing {
             }
             item.productId = id
             item.title = CatalogService.unbolded(item.title)  // the API bolds the query's terms
-            if item.title.utf8.count > FieldLimits.title * 8 {
-                parsed.skipped.append(.init(place: place, productId: id, reason: "its title is longer than \(FieldLimits.title * 8) bytes"))
-                return
-            }
-            parsed.items.append(item)
+            parsed.items.append(item.boundedForCatalog)
             parsed.firstSeen.append(element["firstSeen"]?.stringValue.flatMap(CatalogRecord.validTimestamp))
         } catch {
             parsed.skipped.append(.init(place: place, productId: nil, reason: error.description.replacingFirst("item \(i + 1) ", with: "it ")))

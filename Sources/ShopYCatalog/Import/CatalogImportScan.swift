@@ -9,8 +9,8 @@ import ShopYBase
 /// as byte spans of the input: each item's members are located, validated by the same scanner
 /// (`skipString`, `skipValue`), and only values with escapes are decoded. What it gives is
 /// exactly what `CatalogImportParsing.parse` gives: an item it is not sure of (a member of an
-/// unexpected kind, an escaped key, a missing or unusable productId, an overlong title, an
-/// element that is not an object) goes through `parse`'s own per-item path, and a file that is
+/// unexpected kind, an escaped key, a missing or unusable productId, an element that is not an
+/// object) goes through `parse`'s own per-item path, and a file that is
 /// not such a document, or does not parse, through `parse` as a whole.
 extension CatalogImportParsing {
     struct RawParsed {
@@ -135,13 +135,12 @@ extension CatalogImportParsing {
             fields[CatalogRawRecords.Field.productId.rawValue] = id
             var title = fields[CatalogRawRecords.Field.title.rawValue]
             if title.isAbsent { title = CatalogRawRecords.Span(start: nil, count: 0) }
-            title = CatalogRawBytes.unbolded(title, store: store)
-            guard title.count <= FieldLimits.title * 8 else { return false }
-            fields[CatalogRawRecords.Field.title.rawValue] = title
+            fields[CatalogRawRecords.Field.title.rawValue] = CatalogRawBytes.unbolded(title, store: store)
             let seenAt = CatalogRawRecords.Field.firstSeen.rawValue
             if !fields[seenAt].isAbsent, !CatalogRawBytes.isTimestamp(fields[seenAt].buffer) { fields[seenAt] = .absent }
             let r = items.appendAbsent()
             for k in 0..<fields.count { items.spans[r * CatalogRawRecords.fieldCount + k] = fields[k] }
+            items.bound(r)
             return true
         }
 

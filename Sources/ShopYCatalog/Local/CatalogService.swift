@@ -64,7 +64,7 @@ public struct CatalogService: Sendable {
             var item = item
             item.productId = id
             item.title = CatalogService.unbolded(item.title)
-            batch.append(item, firstSeen: nil)
+            batch.append(item.boundedForCatalog, firstSeen: nil)
         }
         guard batch.count > 0 else { return 0 }
         let report = try merge([("naver", batch)], report: CatalogImportReport(), store: store)
