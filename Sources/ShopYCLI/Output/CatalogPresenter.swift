@@ -69,7 +69,7 @@ public struct CatalogImportPresenter: Presenter {
             io.stderr.line("shopy: skipped \(Sanitizer.clean(skip.place))\(skip.productId.map { " (\(Sanitizer.clean($0)))" } ?? ""): \(Sanitizer.clean(skip.reason))")
         }
         if r.skipped.count > shown { io.stderr.line("shopy: … and \(r.skipped.count - shown) more skipped") }
-        context.diagnostics.notice("\(Money.grouped(r.added)) added, \(Money.grouped(r.updated)) updated, \(Money.grouped(r.skipped.count)) skipped; the local catalog holds \(Money.grouped(r.total)) items")
+        context.diagnostics.notice("\(Money.grouped(r.added)) added, \(Money.grouped(r.updated)) updated, \(Money.grouped(r.skipped.count)) skipped; the local catalog holds \(Money.grouped(r.total)) item\(r.total == 1 ? "" : "s")")
         return r.failures.isEmpty ? .ok : .dataError
     }
 }
