@@ -120,7 +120,7 @@ public enum ShopY {
         }
     }
 
-    /// `shopy help`, `shopy help --man`, `shopy help a b c` (any depth).
+    /// `shopy help`, `shopy help --man`, `shopy help --markdown`, `shopy help a b c` (any depth).
     static func help(_ arguments: [String], io: IO, commands: [any Command.Type] = ShopY.commands) -> ExitCode {
         let specs = commands.map { $0.fullSpec }
         // `shopy help search --help` is `shopy help search`; `shopy help -h` the root help.
@@ -132,6 +132,12 @@ public enum ShopY {
         if arguments.first == "--man" {
             guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
             io.stdout.write(ManPage.render(commands: specs, version: version))
+            return .ok
+        }
+        // Hidden: writes docs/commands.md (`CommandReference.regenerate`).
+        if arguments.first == "--markdown" {
+            guard arguments.count == 1 else { return report(UsageError("help --markdown takes no other arguments"), io: io) }
+            io.stdout.write(CommandReference.render(commands: specs))
             return .ok
         }
         if HelpTopics.names.contains(arguments[0]) {
