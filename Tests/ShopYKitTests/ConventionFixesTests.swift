@@ -116,7 +116,7 @@ final class ConventionFixesTests: XCTestCase {
 
     func testHelpTellsTheTruth() async {
         let rank = await Home().run(["help", "rank"], environment: ["COLUMNS": "300"])
-        XCTAssertTrue(rank.stdout.contains("Give up a request after this many seconds"), "rank's --timeout is per request, as README says")
+        XCTAssertTrue(rank.stdout.contains("Give up a request after this many seconds"), "rank's --timeout is per request, as docs/guide.md says")
         XCTAssertFalse(rank.stdout.contains("in all, retries included"))
         let popular = await Home().run(["help", "popular"], environment: ["COLUMNS": "300"])
         XCTAssertTrue(popular.stdout.contains("Give up a request after"), popular.stdout)
