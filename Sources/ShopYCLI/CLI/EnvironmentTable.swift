@@ -1,7 +1,8 @@
 import ShopYCore
 /// The one table of what shopy reads from the environment and keeps in SHOPY_HOME: the man
 /// page's ENVIRONMENT and FILES are rendered from it, a test checks that every `SHOPY_…`
-/// variable the sources read is in it, and another that README lists every row.
+/// variable the sources read is in it, and another that docs/environment.md and docs/files.md
+/// list every row.
 public enum EnvironmentTable {
     public struct Row: Sendable {
         /// The names (`NAVER_CLIENT_ID, NAVER_CLIENT_SECRET`), or a file pattern.

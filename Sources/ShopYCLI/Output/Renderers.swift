@@ -34,7 +34,7 @@ public struct ListedItem: Equatable, Sendable {
     }
 }
 
-/// The JSON form of an item: the schema README documents.
+/// The JSON form of an item: the schema docs/json.md documents.
 public enum ItemJSON {
     public static func object(_ item: ListedItem) -> JSONValue {
         var o = JSONObject()

@@ -50,9 +50,9 @@ public struct StoredValueError: Error, Sendable {
 /// setting never sees paths or JSON.
 ///
 /// `Value` is Codable, but the requirement sits on the members, not on the type: a generic
-/// type's requirements are checked at run time each time its metadata is first made, and for
-/// eight settings those conformance lookups cost every command ~5 M instructions (the members'
-/// requirements are met from the call site, at no cost).
+/// type's requirements are checked at run time each time its metadata is first made (a scan of
+/// the binary's conformance records, for every setting, in every command), while the members'
+/// requirements are met from the call site, at no cost.
 @propertyWrapper
 public struct Stored<Value> {
     public let key: String
@@ -138,8 +138,8 @@ public final class Settings {
     @Stored("prices", suite: .prices) public var prices = PriceBook()
 
     /// Every `@Stored` declaration above, for `Session.checkValues`. Listed rather than found by
-    /// reflection at run time: Mirror and its dynamic casts cost every command that reads a file
-    /// ~10 M instructions of runtime conformance lookups (more than the rest of `shopy likes`).
+    /// reflection at run time: Mirror and its dynamic casts make the runtime search the
+    /// binary's conformance records in every command that reads a file.
     /// `SettingsDeclarationTests` holds this list to what reflection finds, so a new setting
     /// cannot be left out of the checks.
     var declarations: [any StoredDeclaration] {

@@ -1,6 +1,6 @@
 /// state.json's values (the history and the last listing) on the project's own JSON, not
-/// Codable: every search rewrites them, and JSONEncoder/JSONDecoder cost such a command ~28 M
-/// instructions and over a MiB of memory on Linux. The format is the one Codable wrote and
+/// Codable: every search rewrites them, and on Linux JSONEncoder/JSONDecoder are slow and look
+/// protocol conformances up at run time. The format is the one Codable wrote and
 /// read (keys sorted, a nil optional left out, `/` unescaped): files written by either read the
 /// same, and a value that Codable refused is refused here too, in the same words.
 enum StateCodec {
