@@ -50,7 +50,13 @@ enum EmulatorPictures {
     /// The answer to a GET of `path` under /images/, or nil for another path.
     static func reply(path: String, fault configured: PictureFault?, host: String) -> Reply? {
         guard path.hasPrefix(prefix) else { return nil }
-        let name = String(path.dropFirst(prefix.count))
+        var name = String(path.dropFirst(prefix.count))
+        // `plain/<id>.png`: the picture itself, whatever fault is configured (where redirect-same leads).
+        var fault = configured
+        if name.hasPrefix("plain/") {
+            name.removeFirst(6)
+            fault = nil
+        }
         if name.hasPrefix("fault/") {
             guard let fault = PictureFault(rawValue: String(name.dropFirst(6))) else { return notFound() }
             return faultReply(fault, id: "fault", host: host)
@@ -59,7 +65,7 @@ enum EmulatorPictures {
               name.dropLast(4).utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x3A })
         else { return notFound() }
         let id = String(name.dropLast(4))
-        if let configured { return faultReply(configured, id: id, host: host) }
+        if let fault { return faultReply(fault, id: id, host: host) }
         return picture(png(for: id))
     }
 
@@ -112,7 +118,7 @@ enum EmulatorPictures {
         case .redirectLoop:
             return redirect(to: "http://\(host)\(prefix)fault/redirect-loop")
         case .redirectSame:
-            return redirect(to: "/images/\(id == "fault" ? "redirected" : id).png")
+            return redirect(to: "/images/plain/\(id == "fault" ? "redirected" : id).png")
         }
     }
 

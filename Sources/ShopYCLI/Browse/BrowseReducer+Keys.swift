@@ -115,6 +115,7 @@ extension BrowseReducer {
         }
         guard let product = selectedProduct(s) else { return }
         s.detail = DetailState(product: product, rank: selectedRank(s))
+        startPicture(&s, &fx)
     }
 
     /// `l`: the ♥ changes at once; the store's answer confirms it, or puts it back.
@@ -137,9 +138,10 @@ extension BrowseReducer {
     }
 
     static func reload(_ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
-        if s.detail != nil {
+        if let detail = s.detail {
             s.likes.loading = true
             fx.append(.loadLikes)
+            if case .failed = detail.picture { startPicture(&s, &fx) }
             return
         }
         switch s.tab {

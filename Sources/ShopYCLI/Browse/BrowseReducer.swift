@@ -107,6 +107,8 @@ public enum BrowseReducer {
             }
         case .linkDone(let message):
             s.message = message
+        case .pictureLoaded(let id, let url, let result):
+            pictureLoaded(productId: id, url: url, result, &s)
         case .path(let path):
             let was = s.network
             s.network = path.isSatisfied ? .online : .offline(reason: path.unsatisfiedReason ?? PathStatus.noDefaultRoute)

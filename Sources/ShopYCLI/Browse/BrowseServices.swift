@@ -24,6 +24,15 @@ public protocol BrowseServices: Sendable {
     func copy(_ link: String) -> StatusMessage
     /// Starts the path monitor; every reading goes to `onChange`. Returns the stop function.
     func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void
+    /// A product's picture, fetched (or read from the cache) and decoded.
+    func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure>
+}
+
+extension BrowseServices {
+    /// Services without pictures (tests' fakes) say so.
+    public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
+        .failure(.off("these services draw no pictures"))
+    }
 }
 
 /// Runs effects through the services and answers with intents. Store reads and writes run in
@@ -78,6 +87,9 @@ public final class BrowseEffectRunner: @unchecked Sendable {
                     send(.homeSection(index: index, keyword: keyword, .failure(Self.failure(error))))
                 }
             }
+        case .loadPicture(let id, let url):
+            // Fetched and decoded off the main loop; the answer is an intent like any other.
+            Task { send(.pictureLoaded(productId: id, url: url, await services.picture(url))) }
         case .open(let link):
             DispatchQueue.global().async { send(.linkDone(services.open(link))) }
         case .copy(let link):

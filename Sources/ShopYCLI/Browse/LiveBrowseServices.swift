@@ -124,6 +124,13 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
         return StatusMessage("sent to the terminal's clipboard with OSC 52 (if the terminal allows it): \(link)")
     }
 
+    /// `shopy show`'s picture service (the context's transport, the XDG cache), within the
+    /// browse timeout; decoded at most 800 pixels a side when the format allows (a JPEG).
+    public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        return await PictureSetup.service(context, trace: .off).picture(url, deadline: deadline, want: (800, 800))
+    }
+
     public func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void {
         let monitor = context.network.monitor(trace: .off)
         monitor.pathUpdateHandler = { snapshot in onChange(snapshot.path) }
