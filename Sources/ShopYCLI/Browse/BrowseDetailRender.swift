@@ -19,7 +19,7 @@ enum BrowseDetailRender {
         case ""?: liked = .saving
         case let at?: liked = .since(at)
         }
-        return ProductCard(product: detail.product, rank: detail.rank, liked: liked, keyHints: true).lines(width: width)
+        return ProductCard(product: detail.product, rank: detail.rank, liked: liked, tracked: detail.tracked, keyHints: true).lines(width: width)
     }
 
     /// Draws Detail and returns its status line.

@@ -20,6 +20,8 @@ public enum BrowseIntent: Equatable, Sendable {
     case path(PathStatus)
     /// Detail's picture, fetched and decoded (or why not).
     case pictureLoaded(productId: String, url: String, Result<DecodedPicture, PictureFailure>)
+    /// A liked product's price record and liked price, for Detail (nil: not tracked).
+    case trackedLoaded(productId: String, record: PriceRecord?, likedPrice: Int?)
 }
 
 /// What the reducer asks the outside world to do; the effect runner does it through the
@@ -38,4 +40,5 @@ public enum BrowseEffect: Equatable, Sendable {
     case open(String)
     case copy(String)
     case loadPicture(productId: String, url: String)
+    case loadTracked(productId: String)
 }

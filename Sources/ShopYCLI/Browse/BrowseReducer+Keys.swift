@@ -116,6 +116,7 @@ extension BrowseReducer {
         guard let product = selectedProduct(s) else { return }
         s.detail = DetailState(product: product, rank: selectedRank(s))
         startPicture(&s, &fx)
+        if s.liked[product.productId] != nil { fx.append(.loadTracked(productId: product.productId)) }
     }
 
     /// `l`: the ♥ changes at once; the store's answer confirms it, or puts it back.

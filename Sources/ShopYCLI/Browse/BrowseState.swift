@@ -113,6 +113,8 @@ public struct DetailState: Equatable, Sendable {
     public var scroll = 0
     /// The product's picture (`BrowsePictures`).
     public var picture = DetailPicture.none
+    /// A liked product's tracked prices (`likes refresh`), once read.
+    var tracked: ProductCard.Tracked?
     public init(product: Product, rank: Int? = nil) {
         self.product = product
         self.rank = rank

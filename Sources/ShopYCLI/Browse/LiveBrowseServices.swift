@@ -131,6 +131,14 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
         return await PictureSetup.service(context, trace: .off).picture(url, deadline: deadline, want: (800, 800))
     }
 
+    /// The like's record in the `prices` suite, as `shopy show` reads it.
+    public func tracked(_ productId: String) throws -> (record: PriceRecord?, likedPrice: Int?) {
+        try store.read { settings in
+            guard let like = try settings.likes.like(productId) else { return (nil, nil) }
+            return (try settings.prices[productId], like.likedPrice)
+        }
+    }
+
     public func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void {
         let monitor = context.network.monitor(trace: .off)
         monitor.pathUpdateHandler = { snapshot in onChange(snapshot.path) }

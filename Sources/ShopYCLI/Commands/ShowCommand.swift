@@ -52,10 +52,9 @@ public struct ShowCommand: ResultCommand {
             let record = like == nil ? nil : (try? settings.prices)?[product.productId]
             return (like ?? nil, record)
         }
-        var card = ProductCard(product: like?.product ?? product, rank: rank,
-                               liked: like.map { .since($0.likedAt) } ?? .no,
+        // The product as resolved: a like's snapshot for its id, else the listing's or the catalog's.
+        let card = ProductCard(product: product, rank: rank, liked: like.map { .since($0.likedAt) } ?? .no,
                                tracked: record.map { ProductCard.Tracked(record: $0, likedPrice: like?.likedPrice) })
-        card.product = product
         let window = PictureSetup.window(context.io)
         var shown = Shown(card: card, like: like, width: window.columns)
         guard format == .text else { return shown }

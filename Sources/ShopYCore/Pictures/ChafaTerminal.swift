@@ -98,7 +98,7 @@ public enum ChafaTerminal {
         }
         guard status == 0, let out else {
             let words = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(.corrupt(format: .png, detail: "libchafa: " + words))
+            return .failure(.drawing(words))
         }
         defer { free(out) }
         var bytes = Array(UnsafeRawBufferPointer(start: out, count: size))

@@ -19,6 +19,8 @@ public enum PictureFailure: Error, Equatable, Sendable {
     case tooManyPixels(width: Int, height: Int)
     /// The bytes do not decode (`detail`: the decoder's words).
     case corrupt(format: PictureFormat, detail: String)
+    /// libchafa could not draw the decoded picture (its words).
+    case drawing(String)
     /// Pictures are turned off (`--images off`), or stdout is no terminal.
     case off(String)
 
@@ -35,6 +37,7 @@ public enum PictureFailure: Error, Equatable, Sendable {
         case .tooManyPixels(let width, let height):
             return "the picture is \(width)×\(height) pixels; at most \(PictureLimits.maxSide)×\(PictureLimits.maxSide) are decoded"
         case .corrupt(let format, let detail): return "the \(format.name) does not decode: \(Sanitizer.clean(detail))"
+        case .drawing(let words): return "libchafa could not draw it: \(Sanitizer.clean(words))"
         case .off(let why): return why
         }
     }
