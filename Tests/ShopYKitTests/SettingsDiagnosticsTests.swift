@@ -180,7 +180,12 @@ final class SettingsDiagnosticsTests: XCTestCase {
         let environment = try XCTUnwrap(page.components(separatedBy: ".SH ENVIRONMENT\n").last?.components(separatedBy: ".SH FILES").first)
         let files = try XCTUnwrap(page.components(separatedBy: ".SH FILES\n").last?.components(separatedBy: ".SH EXIT STATUS").first)
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let readmeEnvironment = try XCTUnwrap(readme.components(separatedBy: "\n## Environment\n").last?.components(separatedBy: "\n## ").first)
+        // README's Environment, and the reference pages in docs/ (docs/images.md lists the pictures' variables).
+        var readmeEnvironment = try XCTUnwrap(readme.components(separatedBy: "\n## Environment\n").last?.components(separatedBy: "\n## ").first)
+        let docs = Self.root.appendingPathComponent("docs")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? [] where name.hasSuffix(".md") {
+            readmeEnvironment += try String(contentsOf: docs.appendingPathComponent(name), encoding: .utf8)
+        }
         let readmeFiles = try XCTUnwrap(readme.components(separatedBy: "\n## Files\n").last?.components(separatedBy: "\n## ").first)
         for row in EnvironmentTable.variables {
             XCTAssertTrue(environment.contains(".TP\n" + ManPage.text(row.label) + "\n"), row.label)
