@@ -11,7 +11,7 @@
     do {                                                                                       \
         *(void **)(&name) = dlsym(handle, symbol);                                             \
         if (!name) {                                                                           \
-            snprintf(error, error_size, "%s has no %s (%s is too old)", path, symbol, library); \
+            snprintf(error, error_size, "%s has no %s: it is not %s", path, symbol, library); \
             dlclose(handle);                                                                   \
             return -1;                                                                         \
         }                                                                                      \
@@ -121,57 +121,57 @@ int cshopy_image_load(cshopy_image_library library, const char *path, char *erro
     }
     switch (library) {
     case CSHOPY_IMAGE_LIBRARY_JPEG:
-        RESOLVE(handle, p_tj_init_decompress, "tjInitDecompress", "libturbojpeg");
-        RESOLVE(handle, p_tj_decompress_header3, "tjDecompressHeader3", "libturbojpeg");
-        RESOLVE(handle, p_tj_decompress2, "tjDecompress2", "libturbojpeg");
-        RESOLVE(handle, p_tj_destroy, "tjDestroy", "libturbojpeg");
-        RESOLVE(handle, p_tj_error_str2, "tjGetErrorStr2", "libturbojpeg");
+        RESOLVE(handle, p_tj_init_decompress, "tjInitDecompress", "libturbojpeg 1.4 or later");
+        RESOLVE(handle, p_tj_decompress_header3, "tjDecompressHeader3", "libturbojpeg 1.4 or later");
+        RESOLVE(handle, p_tj_decompress2, "tjDecompress2", "libturbojpeg 1.4 or later");
+        RESOLVE(handle, p_tj_destroy, "tjDestroy", "libturbojpeg 1.4 or later");
+        RESOLVE(handle, p_tj_error_str2, "tjGetErrorStr2", "libturbojpeg 1.4 or later");
         break;
     case CSHOPY_IMAGE_LIBRARY_PNG:
-        RESOLVE(handle, p_png_begin_read_from_memory, "png_image_begin_read_from_memory", "libpng");
-        RESOLVE(handle, p_png_finish_read, "png_image_finish_read", "libpng");
-        RESOLVE(handle, p_png_image_free, "png_image_free", "libpng");
+        RESOLVE(handle, p_png_begin_read_from_memory, "png_image_begin_read_from_memory", "libpng 1.6 or later");
+        RESOLVE(handle, p_png_finish_read, "png_image_finish_read", "libpng 1.6 or later");
+        RESOLVE(handle, p_png_image_free, "png_image_free", "libpng 1.6 or later");
         break;
     case CSHOPY_IMAGE_LIBRARY_WEBP:
-        RESOLVE(handle, p_webp_get_info, "WebPGetInfo", "libwebp");
-        RESOLVE(handle, p_webp_decode_rgba_into, "WebPDecodeRGBAInto", "libwebp");
+        RESOLVE(handle, p_webp_get_info, "WebPGetInfo", "libwebp 0.5 or later");
+        RESOLVE(handle, p_webp_decode_rgba_into, "WebPDecodeRGBAInto", "libwebp 0.5 or later");
         break;
     case CSHOPY_IMAGE_LIBRARY_GIF:
-        RESOLVE(handle, p_gif_open, "DGifOpen", "giflib");
-        RESOLVE(handle, p_gif_close, "DGifCloseFile", "giflib");
-        RESOLVE(handle, p_gif_record_type, "DGifGetRecordType", "giflib");
-        RESOLVE(handle, p_gif_image_desc, "DGifGetImageDesc", "giflib");
-        RESOLVE(handle, p_gif_line, "DGifGetLine", "giflib");
-        RESOLVE(handle, p_gif_extension, "DGifGetExtension", "giflib");
-        RESOLVE(handle, p_gif_extension_next, "DGifGetExtensionNext", "giflib");
-        RESOLVE(handle, p_gif_error_string, "GifErrorString", "giflib");
+        RESOLVE(handle, p_gif_open, "DGifOpen", "giflib 5 or later");
+        RESOLVE(handle, p_gif_close, "DGifCloseFile", "giflib 5 or later");
+        RESOLVE(handle, p_gif_record_type, "DGifGetRecordType", "giflib 5 or later");
+        RESOLVE(handle, p_gif_image_desc, "DGifGetImageDesc", "giflib 5 or later");
+        RESOLVE(handle, p_gif_line, "DGifGetLine", "giflib 5 or later");
+        RESOLVE(handle, p_gif_extension, "DGifGetExtension", "giflib 5 or later");
+        RESOLVE(handle, p_gif_extension_next, "DGifGetExtensionNext", "giflib 5 or later");
+        RESOLVE(handle, p_gif_error_string, "GifErrorString", "giflib 5 or later");
         break;
     case CSHOPY_IMAGE_LIBRARY_CHAFA:
-        RESOLVE(handle, p_chafa_term_db_get_default, "chafa_term_db_get_default", "libchafa");
-        RESOLVE(handle, p_chafa_term_db_detect, "chafa_term_db_detect", "libchafa");
-        RESOLVE(handle, p_chafa_term_db_get_fallback_info, "chafa_term_db_get_fallback_info", "libchafa");
-        RESOLVE(handle, p_chafa_term_info_supplement, "chafa_term_info_supplement", "libchafa");
-        RESOLVE(handle, p_chafa_term_info_have_seq, "chafa_term_info_have_seq", "libchafa");
-        RESOLVE(handle, p_chafa_term_info_unref, "chafa_term_info_unref", "libchafa");
-        RESOLVE(handle, p_chafa_symbol_map_new, "chafa_symbol_map_new", "libchafa");
-        RESOLVE(handle, p_chafa_symbol_map_add_by_tags, "chafa_symbol_map_add_by_tags", "libchafa");
-        RESOLVE(handle, p_chafa_symbol_map_remove_by_tags, "chafa_symbol_map_remove_by_tags", "libchafa");
-        RESOLVE(handle, p_chafa_symbol_map_unref, "chafa_symbol_map_unref", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_new, "chafa_canvas_config_new", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_unref, "chafa_canvas_config_unref", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_geometry, "chafa_canvas_config_set_geometry", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_cell_geometry, "chafa_canvas_config_set_cell_geometry", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_canvas_mode, "chafa_canvas_config_set_canvas_mode", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_pixel_mode, "chafa_canvas_config_set_pixel_mode", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_symbol_map, "chafa_canvas_config_set_symbol_map", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_dither_mode, "chafa_canvas_config_set_dither_mode", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_config_set_work_factor, "chafa_canvas_config_set_work_factor", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_new, "chafa_canvas_new", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_unref, "chafa_canvas_unref", "libchafa");
-        RESOLVE(handle, p_chafa_canvas_draw_all_pixels, "chafa_canvas_draw_all_pixels", "libchafa");
+        RESOLVE(handle, p_chafa_term_db_get_default, "chafa_term_db_get_default", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_term_db_detect, "chafa_term_db_detect", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_term_db_get_fallback_info, "chafa_term_db_get_fallback_info", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_term_info_supplement, "chafa_term_info_supplement", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_term_info_have_seq, "chafa_term_info_have_seq", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_term_info_unref, "chafa_term_info_unref", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_symbol_map_new, "chafa_symbol_map_new", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_symbol_map_add_by_tags, "chafa_symbol_map_add_by_tags", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_symbol_map_remove_by_tags, "chafa_symbol_map_remove_by_tags", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_symbol_map_unref, "chafa_symbol_map_unref", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_new, "chafa_canvas_config_new", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_unref, "chafa_canvas_config_unref", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_geometry, "chafa_canvas_config_set_geometry", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_cell_geometry, "chafa_canvas_config_set_cell_geometry", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_canvas_mode, "chafa_canvas_config_set_canvas_mode", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_pixel_mode, "chafa_canvas_config_set_pixel_mode", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_symbol_map, "chafa_canvas_config_set_symbol_map", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_dither_mode, "chafa_canvas_config_set_dither_mode", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_config_set_work_factor, "chafa_canvas_config_set_work_factor", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_new, "chafa_canvas_new", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_unref, "chafa_canvas_unref", "libchafa 1.6 or later");
+        RESOLVE(handle, p_chafa_canvas_draw_all_pixels, "chafa_canvas_draw_all_pixels", "libchafa 1.6 or later");
         RESOLVE(handle, p_chafa_canvas_print, "chafa_canvas_print", "libchafa 1.6 or later");
         // glib, which libchafa links: found through libchafa's own dependencies.
-        RESOLVE(handle, p_g_string_free, "g_string_free", "glib");
+        RESOLVE(handle, p_g_string_free, "g_string_free", "a libchafa linked with glib 2");
         break;
     default:
         snprintf(error, error_size, "unknown library %d", (int)library);
