@@ -201,7 +201,7 @@ if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, 
 }
 let which = arguments.first ?? "all"
 // The benchmarks that talk to a server need the emulator; the others only shopy.
-let needsEmulator = !["likes", "browse", "catalog", "json", "prices"].contains(which)
+let needsEmulator = !["likes", "browse", "catalog", "json", "prices", "pictures"].contains(which)
 guard FileManager.default.isExecutableFile(atPath: shopy), !needsEmulator || FileManager.default.isExecutableFile(atPath: emulatorBinary) else {
     print("shopy-bench: build the release binaries first: swift build -c release (\(needsEmulator ? "shopy and shopy-emulator" : "shopy"))")
     exit(1)
@@ -225,6 +225,7 @@ case "catalog":
     catalogInstructions()
 case "json": jsonBench()
 case "prices": pricesBench(runs: min(runs, 7))
+case "pictures": pictureBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
@@ -234,6 +235,6 @@ case "all":
     jsonBench()
     pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|all] [--runs N]")
     exit(64)
 }

@@ -67,6 +67,8 @@ public struct EmulatorConfig: Sendable, Equatable {
     public var dataLabDenied: Bool = false
     /// Decimals of DataLab ratios (Naver writes 5); nil for full double precision.
     public var dataLabRatioDecimals: Int? = 5
+    /// What `/images/<productId>.png` answers instead of the item's picture (`PictureFault`).
+    public var imageFault: PictureFault? = nil
     /// How long `slow` waits between body bytes. Not a command-line option: tests may shorten it.
     public var slowByteIntervalMilliseconds: Int = 500
 
@@ -155,9 +157,16 @@ public enum EmulatorCommandLine {
       --price-drift        prices walk while it runs: each time a product is served its
                            price steps -2%..+2% of the catalog's (within ±40%),
                            deterministic per productId and times served
+      --image-fault KIND   answer every item picture (/images/ID.png) with a fault:
+                             truncated, corrupt, lying-type, mislabeled, huge (1×100000),
+                             endless, slow, redirect-file, redirect-http, redirect-loop,
+                             redirect-same (each also at /images/fault/KIND)
       --log                one line per request on stderr (method, path, status, ms);
                            the key headers are never printed
       -h, --help           show this help
+
+    The items' image URLs point at the emulator: GET /images/<productId>.png is a small
+    generated PNG (a gradient and a disc in the id's colours), no keys needed.
 
     Credentials go in the X-Naver-Client-Id and X-Naver-Client-Secret headers. Control
     endpoints (no keys needed, not counted as API requests):
@@ -279,6 +288,12 @@ public enum EmulatorCommandLine {
                     }
                     config.dataLabRatioDecimals = n
                 }
+            case "--image-fault":
+                let text = try value()
+                guard let fault = PictureFault(rawValue: text) else {
+                    throw .invalidValue(option: name, value: text, expected: PictureFault.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                config.imageFault = fault
             case "--log":
                 config.log = try flag()
             case "--price-drift":

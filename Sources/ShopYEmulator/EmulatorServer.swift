@@ -289,6 +289,15 @@ public final class EmulatorServer: Sendable {
             lingeringClose(fd)
         case .drop:
             shutdown(fd, Int32(SHUT_RDWR))
+        case .endless:
+            // No length and no end: the PNG's bytes, then zeros, as fast as the client reads.
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: \(response.contentType)\r\nConnection: close\r\n\r\n"
+            guard Socket.sendAll(fd, (Array(head.utf8) + response.body)[...]) else { return }
+            markSent()
+            let filler = [UInt8](repeating: 0, count: 64 * 1024)
+            var sent = 0
+            while sent < 64 << 20 && !isStopped && Socket.sendAll(fd, filler[...]) { sent += filler.count }
+            shutdown(fd, Int32(SHUT_RDWR))
         case .slow:
             let body = response.body
             let first = min(16, body.count)

@@ -124,6 +124,21 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
         return StatusMessage("sent to the terminal's clipboard with OSC 52 (if the terminal allows it): \(link)")
     }
 
+    /// `shopy show`'s picture service (the context's transport, the XDG cache), within the
+    /// browse timeout; decoded at most 800 pixels a side when the format allows (a JPEG).
+    public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        return await PictureSetup.service(context, trace: .off).picture(url, deadline: deadline, want: (800, 800))
+    }
+
+    /// The like's record in the `prices` suite, as `shopy show` reads it.
+    public func tracked(_ productId: String) throws -> (record: PriceRecord?, likedPrice: Int?) {
+        try store.read { settings in
+            guard let like = try settings.likes.like(productId) else { return (nil, nil) }
+            return (try settings.prices[productId], like.likedPrice)
+        }
+    }
+
     public func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void {
         let monitor = context.network.monitor(trace: .off)
         monitor.pathUpdateHandler = { snapshot in onChange(snapshot.path) }

@@ -40,6 +40,7 @@ public enum ShopY {
         ConfigCommand.self,
         OpenCommand.self,
         CopyCommand.self,
+        ShowCommand.self,
         CompletionsCommand.self,
         BrowseCommand.self,
         WidgetCommand.self,

@@ -52,6 +52,8 @@ public struct ConfigKey: Sendable {
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)).map(ConfigKey.plain)
                   }),
+        choice("images", ImagesMode.allCases.map(\.rawValue), help: "How pictures are drawn in show and browse.",
+               commands: ["show", "browse"], builtIn: "auto"),
         ConfigKey(name: "catalog.record", help: "Add the items the naver source lists to the local catalog.", accepts: "true or false (also yes/no, on/off, 1/0)",
                   variable: "SHOPY_CATALOG_RECORD", option: "catalog-record", commands: ["search", "popular", "rank"], builtIn: "false",
                   choices: ["true", "false"], normalize: ConfigKey.boolean),

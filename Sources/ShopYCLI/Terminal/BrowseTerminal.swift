@@ -26,6 +26,8 @@ public final class BrowseTerminal: @unchecked Sendable {
 
     /// Colours (the red of errors, ♥ and the banner); bold, dim and reverse video always.
     let color: Bool
+    /// Places Detail's picture; nil when pictures are not drawn.
+    private var placer: PicturePlacer?
 
     public init(modes: TerminalModes, color: Bool = true) {
         self.modes = modes
@@ -44,6 +46,11 @@ public final class BrowseTerminal: @unchecked Sendable {
     deinit {
         close(wakeRead)
         close(wakeWrite)
+    }
+
+    /// Draws Detail's pictures as `choice` says (a cell is `cell` pixels).
+    func drawPictures(_ choice: GraphicsChoice, environment: [String: String], cell: CellSize) {
+        placer = PicturePlacer(choice: choice, environment: environment, cell: cell) { [weak self] in self?.wake() }
     }
 
     /// Writes bytes to the terminal between frames (OSC 52).
@@ -140,14 +147,21 @@ public final class BrowseTerminal: @unchecked Sendable {
             }
         }
         store.stop()
+        if let bytes = placer?.leave(), !bytes.isEmpty { writeRaw(bytes) }
         return status
     }
 
     func draw(_ state: BrowseState) {
         let frame = BrowseRender.render(state, rows: size.rows, columns: size.columns)
         let previous = lock.withLock { lastFrame }
-        let bytes = FrameWriter.diff(from: previous, to: frame, color: color)
+        var bytes = FrameWriter.diff(from: previous, to: frame, color: color)
         lock.withLock { lastFrame = frame }
+        if let placer {
+            // Redrawn when the text under its region was written: a cleared screen or a new region.
+            let redraw = previous == nil || previous!.rows != frame.rows || previous!.columns != frame.columns
+                || previous!.picture?.region != frame.picture?.region
+            bytes += placer.bytes(after: frame, redraw: redraw)
+        }
         if !bytes.isEmpty { writeRaw(bytes) }
     }
 }

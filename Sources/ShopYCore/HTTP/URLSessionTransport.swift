@@ -21,6 +21,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         var timedOut = false
         /// Set when the body passed `ResponseLimit.maxBodyBytes` (the task is cancelled then).
         var tooLarge = false
+        /// The request's own cap (`HTTPRequest.maxBodyBytes`).
+        var maxBodyBytes = ResponseLimit.maxBodyBytes
         /// Set when the caller's task was cancelled (or the deadline passed) before the request
         /// started: a URLSessionTask cancelled before `resume()` may never complete on Linux,
         /// so such a request is answered at once instead of being started.
@@ -79,6 +81,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
         let state = TaskState()
+        state.maxBodyBytes = min(request.maxBodyBytes, ResponseLimit.maxBodyBytes)
         lock.withLock { states[id] = state }
 
         let timer = DispatchSource.makeTimerSource(queue: .global())
@@ -134,7 +137,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overLimit: Bool = lock.withLock {
             guard let state = states[dataTask.taskIdentifier], !state.tooLarge else { return false }
-            guard state.body.count + data.count <= ResponseLimit.maxBodyBytes else {
+            guard state.body.count + data.count <= state.maxBodyBytes else {
                 state.tooLarge = true
                 return true
             }

@@ -47,7 +47,7 @@ extension CurlTransfer {
             // gzip and deflate (every libcurl decodes them; an answer in another is refused as
             // malformed, see `framingProblem`); the body cap counts decoded bytes.
             .text(CSHOPY_CURLOPT_ACCEPT_ENCODING, "gzip, deflate"),
-            .offset(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, Int64(ResponseLimit.maxBodyBytes)),
+            .offset(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, Int64(min(request.maxBodyBytes, ResponseLimit.maxBodyBytes))),
             // The proxy chosen here is the one used: set explicitly (or "" for none), with curl's
             // own no_proxy reading turned off so that the two can never disagree.
             .text(CSHOPY_CURLOPT_PROXY, proxy?.url ?? ""),

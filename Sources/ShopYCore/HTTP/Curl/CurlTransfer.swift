@@ -21,6 +21,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headersComplete = false
     private var body: [UInt8] = []
     private var exceeded: ResponseLimit?
+    private var maxBodyBytes = ResponseLimit.maxBodyBytes
 
     // Guarded by the driver's lock.
     var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
@@ -47,6 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard let easy = cshopy_curl_easy_init() else { throw .other("libcurl could not create a transfer") }
         let transfer = CurlTransfer(easy: easy, proxy: proxy)
+        transfer.maxBodyBytes = min(request.maxBodyBytes, ResponseLimit.maxBodyBytes)
         try transfer.configure(request, timeoutMilliseconds: timeoutMilliseconds, trustedCertificatesFile: trustedCertificatesFile)
         return transfer
     }
@@ -130,11 +132,11 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Callbacks (driver thread)
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard chunk.count <= ResponseLimit.maxBodyBytes - body.count else {
+        guard chunk.count <= maxBodyBytes - body.count else {
             exceeded = .body
             return false
         }
-        if body.isEmpty, let length = announcedLength, length <= ResponseLimit.maxBodyBytes {
+        if body.isEmpty, let length = announcedLength, length <= maxBodyBytes {
             body.reserveCapacity(length)
         }
         body.append(contentsOf: chunk)
