@@ -133,6 +133,6 @@ public enum SourceError: ShopyError, Equatable {
     }
 
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        WholeNumber.text(value) + " s"
     }
 }
