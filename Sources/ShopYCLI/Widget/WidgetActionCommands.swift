@@ -33,13 +33,18 @@ public enum WidgetRefreshAction: WidgetFlagAction {
             return .alreadyRunning
         }
         defer { close(lock) }
-        WidgetLog.append(directory: directory, "refresh \(name): started", now: io.now())
+        let started = io.now()
+        WidgetLog.append(directory: directory, "refresh \(name): started", now: started)
         do {
             let report = try await WidgetRefresher.refresh(provider, context: quiet)
             WidgetLog.append(directory: directory, "refresh \(name): done, " + report.summary, now: io.now())
             return .refreshed(report)
         } catch {
-            WidgetLog.append(directory: directory, "refresh \(name): failed: \(WidgetErrors.errorClass(error))", now: io.now())
+            // Recorded, so that `shopy widget` waits before starting the next one and
+            // `widget timeline` can say why.
+            let errorClass = WidgetErrors.errorClass(error)
+            WidgetRefreshAttempt(startedAt: started, failure: errorClass).save(directory: directory, name: name)
+            WidgetLog.append(directory: directory, "refresh \(name): failed: \(errorClass)", now: io.now())
             if background { return .failedInBackground }
             throw error
         }
