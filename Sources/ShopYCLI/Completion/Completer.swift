@@ -68,17 +68,20 @@ public struct Completer {
             let prefix = String(current[...equals])
             return prefixed(values(for: option, path: path, words: rest), prefix: prefix, current: String(current[current.index(after: equals)...]))
         }
+        // After an option that takes a value: its values; after one that may stand alone
+        // (`--color`), its values and what would come without it.
+        var found: [(String, String)] = []
         if let last = rest.last, let option = Self.option(last, in: spec), !option.isFlag {
-            return filtered(values(for: option, path: path, words: rest), current)
+            if option.bareValue == nil { return filtered(values(for: option, path: path, words: rest), current) }
+            found = values(for: option, path: path, words: rest)
         }
         if current.hasPrefix("-") {
             let options = spec.options.filter { option in option.repeatable || !rest.contains("--" + option.name) }.map { ("--" + $0.name, $0.help) }
             return filtered(options, current)
         }
         let positionals = Self.positionals(rest, spec: spec)
-        var found: [(String, String)] = []
         if !spec.subcommands.isEmpty && positionals.isEmpty {
-            found = spec.subcommands.map { ($0.name, $0.abstract) }
+            found += spec.subcommands.map { ($0.name, $0.abstract) }
         }
         switch path {
         case "search", "rank":
@@ -115,14 +118,19 @@ public struct Completer {
         return nil
     }
 
-    /// The words that are not options nor option values.
+    /// The words that are not options nor option values (as the parser reads them: an option
+    /// that may stand alone takes the next word only when it is one of its values).
     static func positionals(_ words: [String], spec: CommandSpec) -> [String] {
         var out: [String] = []
-        var skip = false
-        for word in words {
-            if skip { skip = false; continue }
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
             if word.hasPrefix("-") && word != "-" {
-                if let option = option(word, in: spec), !option.isFlag { skip = true }
+                if let option = option(word, in: spec), !option.isFlag, index < words.count,
+                   option.bareValue == nil || option.choices.contains(words[index].lowercased()) {
+                    index += 1
+                }
                 continue
             }
             out.append(word)
