@@ -208,11 +208,13 @@ public struct Completer {
     }
 
     /// The answer as the shell's script reads it: bash one value a line (shell-escaped);
-    /// zsh and fish `value<TAB>description`.
-    public static func render(_ answer: Answer, shell: Shell, dropPrefix: String = "") -> String {
+    /// zsh and fish `value<TAB>description` (they quote what they insert themselves).
+    /// `asciiOnly` leaves out values with non-ASCII scalars (bash in a locale whose characters
+    /// can hide ASCII bytes).
+    public static func render(_ answer: Answer, shell: Shell, dropPrefix: String = "", asciiOnly: Bool = false) -> String {
         guard case .candidates(let candidates) = answer else { return filesDirective + "\n" }
         var out = ""
-        for candidate in candidates {
+        for candidate in candidates where !asciiOnly || candidate.value.unicodeScalars.allSatisfy(\.isASCII) {
             var value = candidate.value
             if !dropPrefix.isEmpty, value.hasPrefix(dropPrefix) { value = String(value.dropFirst(dropPrefix.count)) }
             switch shell {
@@ -223,12 +225,31 @@ public struct Completer {
         return out
     }
 
+    /// bash reads the inserted text in the locale's characters, not in Swift's grapheme
+    /// clusters: a `;` after a Prepend scalar (U+0600) or before a combining mark (U+0301) is
+    /// one Character to Swift and still a `;` to bash. So every ASCII scalar but letters, digits
+    /// and `-_./+@%:=,` is backslash-escaped on its own (`:` and `=` stay: bash splits the word
+    /// being completed at them, see `dropPrefix`).
     static func bashEscape(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            if " \t'\"\\$`!&;|<>()[]{}*?#~".contains(character) { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar.isASCII && !bashPlain.contains(scalar) { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
+    }
+
+    static let bashPlain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+@%:=,".unicodeScalars)
+
+    /// Whether bash in `environment`'s locale reads UTF-8 text so that an ASCII byte is always
+    /// the ASCII character: true for UTF-8 and single-byte or EUC locales; false where a
+    /// multibyte character may end in an ASCII byte (Shift JIS, Big5, GBK, GB18030, Johab), so
+    /// that a backslash or quote inside a candidate could be taken into the character before it.
+    public static func bashReadsASCIIAsASCII(environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        guard let dot = locale.firstIndex(of: ".") else { return true }
+        let charset = locale[locale.index(after: dot)...].prefix { $0 != "@" }.lowercased().filter { $0.isLetter || $0.isNumber }
+        return !["sjis", "shiftjis", "cp932", "windows31j", "mskanji", "big5", "big5hkscs", "cp950", "gbk", "cp936", "gb18030", "johab"]
+            .contains(charset)
     }
 }
