@@ -97,10 +97,11 @@ public struct WidgetInstallCommand: ResultCommand {
         name = try WidgetOptions.name.read(parsed)
     }
 
-    /// The snippet, with this executable's path and the store's home filled in.
+    /// The snippet, with this executable's path filled in, and SHOPY_HOME when it is set.
     public func execute(_ context: Context) async throws -> String {
-        WidgetInstall.snippet(bar, executable: DetachedRefreshStarter.executable() ?? "shopy", name: name,
-                              home: FileIO.home(environment: context.io.environment))
+        let store = context.io.environment["SHOPY_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        return try WidgetInstall.snippet(bar, target: WidgetInstall.Target(executable: DetachedRefreshStarter.executable() ?? "shopy",
+                                                                           name: name, storeVariable: store))
     }
 
     public var presenter: WidgetTextPresenter { WidgetTextPresenter() }
