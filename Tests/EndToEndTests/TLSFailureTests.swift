@@ -131,6 +131,17 @@ final class TLSFailureTests: XCTestCase {
                        true, "DataLab says the same")
     }
 
+    /// OpenSSL would open a FIFO named by SSL_CERT_FILE and wait for a writer forever.
+    func testAFIFOAsTheTrustedCertificatesIsRefusedNotWaitedFor() throws {
+        try makeCertificates()
+        let fifo = directory + "/ca-fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let result = try runShopy(["search", "방충망", "--source", "naver", "--timeout", "5"],
+                                  environment: ["SHOPY_API_BASE": try serve("good", key: "leaf"), "NAVER_CLIENT_ID": "id", "NAVER_CLIENT_SECRET": "secret",
+                                                "SSL_CERT_FILE": fifo], home: home.path, timeout: 20)
+        assertErrorReport(result, status: 69, contains: ["the trusted certificates cannot be read (SSL_CERT_FILE is a FIFO", "hint: point SSL_CERT_FILE"])
+    }
+
     func testPlainHTTPBehindHTTPSIsNamed() throws {
         // An HTTP server that answers at once what is not HTTP (as nginx does a ClientHello).
         guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) else {

@@ -25,6 +25,8 @@ public struct CurlTransport: HTTPTransport {
         if Task.isCancelled { throw .cancelled }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw .timeout }
+        let trusted = self.trusted
+        if request.url.scheme?.lowercased() == "https", let problem = trusted.unusable() { throw .tls(.trustStoreUnreadable(problem)) }
         let driver = try CurlDriver.shared.get()
         let (seconds, attoseconds) = remaining.components
         // Rounded up, plus 2 ms: curl's own clock starts when the handle is added and its timer
