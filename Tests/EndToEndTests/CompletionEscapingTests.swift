@@ -128,7 +128,7 @@ final class CompletionEscapingTests: XCTestCase {
     /// bash would read a backslash or quote inside another character: bash gets only the
     /// candidates that are ASCII there.
     func testBashInALocaleWhoseCharactersHideASCIIBytesGetsASCIICandidatesOnly() throws {
-        for locale in ["ja_JP.SJIS", "zh_TW.Big5", "zh_CN.GBK", "zh_CN.GB18030"] {
+        for locale in ["ja_JP.SJIS", "zh_TW.Big5", "zh_CN.GBK", "zh_CN.GB18030", "zh_TW", "zh_HK@stroke"] {
             let result = try runShopy(["__complete", "bash", "--", "search", ""], environment: ["LC_ALL": locale], home: home.path)
             XCTAssertEqual(result.status, 0)
             XCTAssertEqual(result.stdoutLines, [], "\(locale): \(result.stdout)")

@@ -247,7 +247,8 @@ public struct Completer {
     /// that a backslash or quote inside a candidate could be taken into the character before it.
     public static func bashReadsASCIIAsASCII(environment: [String: String]) -> Bool {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        guard let dot = locale.firstIndex(of: ".") else { return true }
+        // Without a charset, glibc's zh_TW and zh_HK are Big5 and Big5-HKSCS.
+        guard let dot = locale.firstIndex(of: ".") else { return !(locale.hasPrefix("zh_TW") || locale.hasPrefix("zh_HK")) }
         let charset = locale[locale.index(after: dot)...].prefix { $0 != "@" }.lowercased().filter { $0.isLetter || $0.isNumber }
         return !["sjis", "shiftjis", "cp932", "windows31j", "mskanji", "big5", "big5hkscs", "cp950", "gbk", "cp936", "gb18030", "johab"]
             .contains(charset)

@@ -24,6 +24,9 @@ public enum WidgetInstall {
             self.storeVariable = storeVariable
         }
 
+        /// The block or module: `shopy`, `shopy-NAME` for another widget (so that both fit in one bar).
+        var id: String { name == WidgetConfiguration.defaultName ? "shopy" : "shopy-\(name)" }
+
         /// The sh command `shopy widget ARGUMENTS` (with `--name` as needed).
         func bare(_ arguments: String) -> String {
             let named = name == WidgetConfiguration.defaultName ? "" : " --name \(ShellWords.quoted(name))"
@@ -51,8 +54,8 @@ public enum WidgetInstall {
             // Waybar runs exec and on-click with sh -c; the JSON string carries the sh command.
             func json(_ command: String) -> String { JSONWriter.string(.string(command)) }
             return """
-            // ~/.config/waybar/config: add "custom/shopy" to modules-right, then:
-            "custom/shopy": {
+            // ~/.config/waybar/config: add "custom/\(t.id)" to modules-right, then:
+            "custom/\(t.id)": {
                 "exec": \(json(t.command("--format waybar"))),
                 "return-type": "json",
                 "interval": 30,
@@ -68,7 +71,7 @@ public enum WidgetInstall {
             // and its exit status must be 0 (anything else but 33 is "bad exit code").
             return """
             # ~/.config/i3blocks/config
-            [shopy]
+            [\(t.id)]
             command=\(t.exports("; "))case "${button:-${BLOCK_BUTTON:-}}" in 1) \(t.bare("open 1")) >/dev/null 2>&1;; esac; exec \(t.bare("--format i3blocks"))
             interval=30
 
@@ -77,8 +80,8 @@ public enum WidgetInstall {
             // Polybar reads `\\` as one backslash in a value and runs it with sh -c.
             func ini(_ command: String) -> String { ShellWords.replacingScalars(command) { $0 == "\\" ? "\\\\" : nil } }
             return """
-            ; ~/.config/polybar/config.ini: add shopy to modules-right, then:
-            [module/shopy]
+            ; ~/.config/polybar/config.ini: add \(t.id) to modules-right, then:
+            [module/\(t.id)]
             type = custom/script
             exec = \(ini(t.command("--format polybar --color=always")))
             interval = 30
@@ -87,13 +90,14 @@ public enum WidgetInstall {
 
             """
         case .tmux:
-            // The command lives in a user option: tmux ends `#(` at an unbalanced `)`, which
-            // no escape hides, while an option's value is only expanded as a format.
+            // The command lives in a user option (one a widget name): tmux ends `#(` at an
+            // unbalanced `)`, which no escape hides, and runs an option's value as it is.
+            let option = "@\(t.id)-widget"
             return """
             # ~/.tmux.conf
             set -g status-interval 30
-            set -g @shopy-widget "\(tmuxString(t.command("--format tmux")))"
-            set -g status-right "#(#{@shopy-widget}) %H:%M"
+            set -g \(option) "\(tmuxString(t.command("--format tmux")))"
+            set -g status-right "#(#{\(option)}) %H:%M"
 
             """
         case .swiftbar:
