@@ -40,6 +40,7 @@ public enum EnvironmentTable {
         Row("BROWSER", meaning: "Programs for shopy open, colon-separated; %s stands for the link."),
         Row("DISPLAY", "WAYLAND_DISPLAY", "WSL_DISTRO_NAME", meaning: "Which opener and clipboard tools shopy open and shopy copy try."),
         Row("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY", meaning: "Proxies (the lowercase names too, and they win)."),
+        Row("SSL_CERT_FILE", "SSL_CERT_DIR", meaning: "The trusted CA certificates instead of the system's: a PEM file, or a hashed directory (as OpenSSL and the curl tool read them); e.g. a proxy's CA."),
     ]
 
     static func optionDefault(_ key: ConfigKey) -> Row {
@@ -61,6 +62,7 @@ public enum EnvironmentTable {
         Row(".likes.lock", ".state.lock", ".preferences.lock", ".prices.lock", meaning: "Lock files (flock), never replaced."),
         Row("catalog.json", "catalog.index", "catalog.lock", meaning: "The local catalog's records, their index (derived) and its lock (shopy catalog)."),
         Row("widget-NAME.timeline.json", meaning: "The widget's timeline (a cache: a damaged one is rebuilt)."),
+        Row("widget-NAME.attempt.json", meaning: "The last widget refresh started and, when it failed, why (holds the next one back for a minute)."),
         Row("widget.log", "widget.log.1", meaning: "What background widget refreshes did and why they failed."),
         Row(".widget-refresh.lock", meaning: "Held by the one running widget refresh."),
         Row("likes-backup-TIME.json", meaning: "Written by shopy likes clear."),

@@ -64,7 +64,7 @@ public enum Help {
         parts += spec.arguments.map(\.displayName)
         let specific = spec.options.filter { option in !CommandSpec.commonOptions.contains { $0.name == option.name } }
         for option in specific.prefix(4) {
-            parts.append("[--\(option.name)\(option.valueName.map { " <\($0)>" } ?? "")]")
+            parts.append("[--\(option.name)\(option.valueName.map { option.bareValue == nil ? " <\($0)>" : "[=<\($0)>]" } ?? "")]")
         }
         if specific.count > 4 || specific.count < spec.options.count { parts.append("[<options>]") }
         return parts.joined(separator: " ")

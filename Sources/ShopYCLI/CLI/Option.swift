@@ -152,4 +152,11 @@ extension Option {
         spec.help = help
         return Option(spec: spec, reader: reader)
     }
+
+    /// The same option taking `value` when given alone (`--color` for `--color=always`).
+    public func bare(_ value: String) -> Option<Value> {
+        var spec = self.spec
+        spec.bareValue = value
+        return Option(spec: spec, reader: reader)
+    }
 }

@@ -83,7 +83,7 @@ public struct ConfigKey: Sendable {
 
     /// A checked number as stored and passed on: `8`, `2.5`.
     static func plain(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        WholeNumber.text(value)
     }
 
     /// Whether this key sets an option of the command at `path`: a key of `trends` reaches

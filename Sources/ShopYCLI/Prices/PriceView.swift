@@ -18,8 +18,7 @@ enum PriceView {
 
     /// `▼ 12%` / `▲ 3%` / `= 0%`; empty when unknown.
     static func changeText(price: Int?, liked: Int?) -> String {
-        guard let fraction = change(price: price, liked: liked) else { return "" }
-        let percent = Int((abs(fraction) * 100).rounded())
+        guard let fraction = change(price: price, liked: liked), let percent = WholeNumber.rounded(abs(fraction) * 100) else { return "" }
         if price! < liked! { return "▼ \(max(percent, 1))%" }
         if price! > liked! { return "▲ \(max(percent, 1))%" }
         return "= 0%"

@@ -44,7 +44,8 @@ public enum TransportError: Error, Equatable, Sendable {
     case noAnswer
     /// The connection broke after the headers: `received` body bytes of `expected`.
     case truncated(received: Int, expected: Int?)
-    case tls
+    /// The secure connection failed, and why.
+    case tls(TLSFailure)
     case notConnected
     case cancelled
     /// The answer passed a cap (`ResponseLimit`): reading stopped there.

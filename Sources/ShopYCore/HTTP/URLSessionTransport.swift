@@ -188,9 +188,10 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         case .cannotFindHost, .dnsLookupFailed: return .dns
         case .cannotConnectToHost: return .refused
         case .notConnectedToInternet: return .notConnected
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return .tls
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: return .tls(.untrusted(nil))
+        case .serverCertificateHasBadDate: return .tls(.expired)
+        case .serverCertificateNotYetValid: return .tls(.notYetValid)
+        case .secureConnectionFailed, .clientCertificateRejected: return .tls(.handshake(error.localizedDescription))
         case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
             if state.response != nil { return .truncated(received: state.body.count, expected: expected) }
             // No headers yet means no body either: the connection closed without an answer.

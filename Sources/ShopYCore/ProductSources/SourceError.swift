@@ -35,7 +35,7 @@ public enum SourceError: ShopyError, Equatable {
     case networkingUnavailable(library: String, reason: String?)
 
     public enum Unreachable: Equatable, Sendable {
-        case dns, refused(port: Int), noAnswer, tls, other(String)
+        case dns, refused(port: Int), noAnswer, tls(TLSFailure), other(String)
         /// The proxy named by `variable` (shown without credentials) failed.
         case proxy(proxy: String, variable: String, reason: String)
     }
@@ -89,7 +89,7 @@ public enum SourceError: ShopyError, Equatable {
             case .dns: return "cannot resolve \(host): DNS lookup failed"
             case .refused(let port): return "connection refused by \(host) port \(port)"
             case .noAnswer: return "\(host) closed the connection without answering"
-            case .tls: return "the secure connection to \(host) failed"
+            case .tls(let failure): return "the secure connection to \(host) failed: \(failure.cause)"
             case .other(let what): return "cannot reach \(host): \(what)"
             case .proxy(let proxy, let variable, let reason): return "cannot reach \(host) through the proxy \(proxy) (from \(variable)): \(reason)"
             }
@@ -116,6 +116,8 @@ public enum SourceError: ShopyError, Equatable {
             return "check the network, or allow more time with --timeout"
         case .unreachable(_, .proxy(_, let variable, _)):
             return "check \(variable), or exempt the host in NO_PROXY"
+        case .unreachable(_, .tls(let failure)):
+            return failure.hint(baseVariable: "SHOPY_API_BASE")
         case .unreachable(let host, .dns):
             return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
         case .retryAfterDeadline:
@@ -133,6 +135,6 @@ public enum SourceError: ShopyError, Equatable {
     }
 
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        WholeNumber.text(value) + " s"
     }
 }

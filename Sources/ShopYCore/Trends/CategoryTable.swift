@@ -104,7 +104,9 @@ public struct CategoryTable: Sendable {
 
     /// A code (known or not: DataLab accepts any cat_id), a top-level name, or a part of a leaf
     /// path whose segments are separated by `/` or `>` (`러닝화`, `남성신발/운동화/러닝화`).
-    /// Case-insensitive; a leaf named by the query beats a leaf the query only passes through.
+    /// Case-insensitive. One category only when no other bears the name: a leaf named by the
+    /// query is ambiguous with the leaves under branches of that name (`운동화` is a leaf under
+    /// 출산/육아 and a branch under both 남성신발 and 여성신발), the leaves it names first.
     public func lookup(_ text: String) -> Lookup {
         let query = CategoryTable.normalize(text)
         if CategoryTable.isCode(query) {
@@ -120,7 +122,7 @@ public struct CategoryTable: Sendable {
             case .none: break
             }
         }
-        let matches = ending.isEmpty ? passing : ending
+        let matches = ending + passing
         if matches.count == 1 { return .found(matches[0]) }
         if !matches.isEmpty { return .ambiguous(matches) }
         return .unknown(closest: closest(to: query))
@@ -132,6 +134,18 @@ public struct CategoryTable: Sendable {
         let query = CategoryTable.normalize(word)
         if CategoryTable.isCode(query) { return (topLevel + leaves).filter { $0.code.hasPrefix(query) } }
         return (topLevel + leaves).filter { $0.path.joined(separator: "/").lowercased().contains(query) }
+    }
+
+    /// The branch `text` names in `category`'s path (the path up to the end of the match) when
+    /// the text passes through it; nil when it names the leaf itself or does not match.
+    public func branch(of category: ShoppingCategory, named text: String) -> [String]? {
+        let query = CategoryTable.normalize(text)
+        let lowered = category.path.map { $0.lowercased() }
+        guard CategoryTable.match(query, lowered) == .passing else { return nil }
+        for end in lowered.indices.dropLast() {
+            for start in 0...end where lowered[start...end].joined(separator: "/") == query { return Array(category.path[...end]) }
+        }
+        return nil
     }
 
     enum Match { case ending, passing, none }

@@ -149,6 +149,12 @@ public enum WidgetErrors {
         }
     }
 
+    /// An error class read back from a file (the timeline, the attempt): text from a file is
+    /// hostile, so it comes back one clean line of at most 64 characters.
+    public static func readBack(_ text: String) -> String {
+        FieldLimits.cut(Sanitizer.clean(text), to: 64)
+    }
+
     static func caseName(_ value: Any) -> String {
         if let label = Mirror(reflecting: value).children.first?.label { return label }
         return String(String(describing: value).prefix(while: { $0.isLetter || $0.isNumber }))

@@ -89,7 +89,7 @@ public struct WidgetTimeline: Equatable, Sendable {
         fingerprint = StoreFingerprint(text: try string(o["fingerprint"], "fingerprint"))
         shownIDs = try (o["shown"]?.arrayValue ?? []).map { v throws(DecodeError) in try string(v, "shown id") }
         retryAt = o["retryAt"]?.stringValue.flatMap(WidgetClock.parse)
-        lastError = o["lastError"]?.stringValue
+        lastError = o["lastError"]?.stringValue.map(WidgetErrors.readBack)
         var entries: [WidgetEntry] = []
         for e in o["entries"]?.arrayValue ?? [] {
             guard let eo = e.objectValue else { throw DecodeError(problem: "has an entry that is not an object") }
