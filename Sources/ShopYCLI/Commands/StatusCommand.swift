@@ -75,7 +75,9 @@ public struct StatusCommand: ResultCommand {
         let target = probe ? try ProbeTarget.from(environment: context.io.environment) : nil
         let snapshot = context.network.snapshot()
         Self.traceSnapshot(snapshot, context.trace)
-        return await makeReport(snapshot.path, target: target, context: context)
+        var report = await makeReport(snapshot.path, target: target, context: context)
+        report.sources = SourceStatus.all(context)
+        return report
     }
 
     public var presenter: StatusPresenter { StatusPresenter(format: format) }
@@ -223,10 +225,13 @@ public struct StatusReport: Sendable, Equatable {
     public var path: PathStatus
     /// Nil when not probed (--no-probe, or offline).
     public var probe: ProbeResult?
+    /// Each source and whether its keys are set (the one report; not in --watch lines).
+    public var sources: [SourceStatus]
 
-    public init(path: PathStatus, probe: ProbeResult?) {
+    public init(path: PathStatus, probe: ProbeResult?, sources: [SourceStatus] = []) {
         self.path = path
         self.probe = probe
+        self.sources = sources
     }
 
     /// online: path satisfied and the probe passed; limited: satisfied but the probe failed;
@@ -250,13 +255,14 @@ public struct StatusReport: Sendable, Equatable {
                 parts.append("api: " + (probe.message ?? "unreachable"))
             }
         }
-        return parts.joined(separator: " · ")
+        return ([parts.joined(separator: " · ")] + sources.map(\.line)).joined(separator: "\n")
     }
 
     /// The `--format json` object.
     public func json() -> JSONValue {
         var object = JSONObject()
         appendFields(to: &object)
+        if !sources.isEmpty { object["sources"] = .array(sources.map(\.json)) }
         return .object(object)
     }
 
