@@ -25,6 +25,13 @@ final class CoupangAnswerTests: XCTestCase {
             XCTAssertFalse("\(product)".contains("link.coupang.com"), "the tracking link is never kept")
         }
         XCTAssertEqual(try items("search-limit-over-10.json"), [])
+        // What the cache keeps: the same items, no tracking link.
+        for fixture in ["search-tissue.json", "bestcategories-1016.json"] {
+            let body = try LiveFixtures.bytes("coupang/" + fixture)
+            let kept = try XCTUnwrap(CoupangAnswer.withoutTrackingLinks(body))
+            XCTAssertFalse(String(decoding: kept, as: UTF8.self).contains("link.coupang.com"))
+            XCTAssertEqual(try CoupangAnswer.items(kept), try CoupangAnswer.items(body))
+        }
     }
 
     func testRankings() throws {

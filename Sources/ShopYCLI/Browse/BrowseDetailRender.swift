@@ -31,6 +31,7 @@ enum BrowseDetailRender {
         field("category", p.categories.isEmpty ? nil : p.categories.joined(separator: " › "))
         field("type", productType(p.productType))
         field("productId", p.productId)
+        if let source = p.source { field("source", source.displayName) }
         if let rank = detail.rank { field("rank", String(rank)) }
         field("link", p.link)
         field("image", p.image)
@@ -38,6 +39,10 @@ enum BrowseDetailRender {
         case nil: field("liked", "no · l likes it")
         case ""?: field("liked", "yes (saving…)")
         case let at?: field("liked", "yes, since \(LocalTime.display(at)) · l unlikes it")
+        }
+        if p.source == .coupang || ProductID.namespace(of: p.productId) == .coupang {
+            out.append(("", .plain))
+            for line in BrowseRender.wrap(CoupangSource.disclosure, width: width) { out.append((line, BrowseRender.dim)) }
         }
         return out
     }

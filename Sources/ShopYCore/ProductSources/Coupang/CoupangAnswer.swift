@@ -62,6 +62,31 @@ public enum CoupangAnswer {
         return items
     }
 
+    /// The answer without its affiliate tracking links (`productUrl`, `landingUrl`): what the
+    /// 60-minute cache keeps, since a tracking link is stored nowhere. Nil when it is not JSON.
+    public static func withoutTrackingLinks(_ body: [UInt8]) -> [UInt8]? {
+        guard case .object(var root)? = try? JSONParser.parse(body) else { return nil }
+        func strip(_ list: [JSONValue]) -> JSONValue {
+            .array(list.map { item in
+                guard case .object(let o) = item else { return item }
+                var kept = JSONObject()
+                for (key, value) in zip(o.keys, o.values) where key != "productUrl" { kept.appendUnchecked(key, value) }
+                return .object(kept)
+            })
+        }
+        switch root["data"] {
+        case .array(let list)?:
+            root["data"] = strip(list)
+        case .object(var data)?:
+            data["landingUrl"] = nil
+            if case .array(let list)? = data["productData"] { data["productData"] = strip(list) }
+            root["data"] = .object(data)
+        default:
+            break
+        }
+        return JSONWriter.serialize(.object(root))
+    }
+
     /// A gateway error's message (`{"code":"ERROR","message":"…"}`), cleaned; nil without one.
     public static func gatewayMessage(_ body: [UInt8]) -> String? {
         guard let json = try? JSONParser.parse(body), let message = json["message"]?.textValue ?? json["rMessage"]?.textValue else { return nil }

@@ -118,7 +118,7 @@ public struct CoupangClient: Sendable {
             }
         }
         let items = try CoupangAnswer.items(body)
-        try ledger?.remember(key: key, request: request, body: body, at: now())
+        if let kept = CoupangAnswer.withoutTrackingLinks(body) { try ledger?.remember(key: key, request: request, body: kept, at: now()) }
         return items
     }
 

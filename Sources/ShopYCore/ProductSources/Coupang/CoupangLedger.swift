@@ -135,7 +135,9 @@ public struct CoupangLedger: Sendable {
             let t = now.timeIntervalSince1970
             for (key, var account) in accounts {
                 let before = account
-                account.sent.removeAll { $0 <= t - CoupangLedger.window || $0 > t + CoupangLedger.futureSlack }
+                // A request dated past now (a clock set back) still counts: the budget errs on
+                // the side of the key.
+                account.sent.removeAll { $0 <= t - CoupangLedger.window }
                 if let held = account.heldUntil, held <= t { account.heldUntil = nil }
                 if account.sent.isEmpty && account.heldUntil == nil {
                     accounts[key] = nil

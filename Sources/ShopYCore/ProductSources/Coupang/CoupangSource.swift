@@ -1,3 +1,10 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Coupang Partners as a source: keyword search (at most 10 items, its own order, page 1 only;
 /// `asc`/`dsc` sort those items here), best sellers per category and today's deals (goldbox).
 ///
@@ -18,6 +25,36 @@ public struct CoupangSource: ProductSource {
 
     /// The partner disclosure Coupang's terms ask results to carry.
     public static let disclosure = "이 포스팅은 쿠팡 파트너스 활동의 일환으로, 이에 따른 일정액의 수수료를 제공받습니다."
+
+    /// How long Coupang's data may be kept by an app (its terms): the cache's life, and how long
+    /// the last listing's Coupang rows are used for `like ROW`, `open ROW` and `copy ROW`.
+    public static let keptFor: TimeInterval = 3600
+
+    /// The `savedAt` before which a listing's Coupang rows are no longer used.
+    public static func listingCutoff(now: Date) -> String { Like.timestamp(now.addingTimeInterval(-keptFor)) }
+
+    /// The cutoff for a like made at `likedAt` (`2026-12-01T09:30:05Z`), or nil for another form.
+    public static func listingCutoff(likedAt: String) -> String? {
+        let b = Array(likedAt.utf8)
+        guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else { return nil }
+        func number(_ range: Range<Int>) -> Int32? { Int32(String(decoding: b[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19) else { return nil }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return listingCutoff(now: Date(timeIntervalSince1970: TimeInterval(timegm(&parts))))
+    }
+
+    /// What a Coupang like keeps: what the user chose to keep (id, title, plain link, image, the
+    /// price when liked), nothing more of Coupang's data.
+    public static func kept(_ product: Product) -> Product {
+        Product(productId: product.productId, title: product.title, price: product.price, link: product.link, image: product.image)
+    }
 
     /// The plain product page of a productId.
     public static func productPage(_ id: String) -> String { "https://www.coupang.com/vp/products/" + id }
