@@ -9,7 +9,7 @@ enum CoupangRankings {
             let pages = await PopularSections.fetch(["goldbox"]) { _ in try await source.goldbox(limit: size) }
             return (["goldbox"], pages)
         }
-        let categories = try chosen(sections, store: store, diagnostics: context.diagnostics)
+        let categories = try chosen(sections, store: store)
         let names = categories.map { "\($0.name) (\($0.id))" }
         let byName = Dictionary(uniqueKeysWithValues: zip(names, categories))
         let pages = await PopularSections.fetch(names) { name in
@@ -21,7 +21,7 @@ enum CoupangRankings {
 
     /// The categories asked for; else the saved sections when each names a category; else
     /// `CoupangCategories.defaultSections`. An unknown one is a usage error listing them all.
-    static func chosen(_ sections: [String], store: SettingsStore, diagnostics: any DiagnosticsSink) throws -> [(id: Int, name: String)] {
+    static func chosen(_ sections: [String], store: SettingsStore) throws -> [(id: Int, name: String)] {
         if !sections.isEmpty {
             var found: [(id: Int, name: String)] = []
             for section in sections {

@@ -117,7 +117,8 @@ public struct NamedSourceError: ShopyError {
                 break
             }
         }
-        return "\(source.rawValue): " + text.replacingOccurrences(of: "the API's", with: "the answer's").replacingOccurrences(of: "the API ", with: "the service ")
+        // The shared words say "the API", meaning Naver's: here they are this source's.
+        return "\(source.rawValue): " + text.replacingOccurrences(of: "the API's answer", with: "the answer").replacingOccurrences(of: "the API ", with: "the service ")
     }
 
     public var hint: String? {

@@ -33,9 +33,13 @@ public struct SourceMerge: ProductSource {
                     }
                 }
             }
-            var results = [Result<SearchPage, any Error>?](repeating: nil, count: sources.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
+            // Collected as they come, then put in the sources' order. (Not into an array of
+            // optionals by index: Swift 6.3's optimizer miscompiles that with `for await` over
+            // `Result<_, any Error>` and the release build trapped.)
+            var results: [(Int, Result<SearchPage, any Error>)] = []
+            results.reserveCapacity(sources.count)
+            for await pair in group { results.append(pair) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
         return try Self.merge(outcomes, kinds: sources.map(\.kind), request: request)
     }

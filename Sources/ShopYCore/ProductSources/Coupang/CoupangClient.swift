@@ -117,9 +117,21 @@ public struct CoupangClient: Sendable {
                 throw .rejected(status: response.status, code: nil, serverMessage: CoupangAnswer.gatewayMessage(response.body) ?? RetryingRequest.snippet(response.body))
             }
         }
-        let items = try CoupangAnswer.items(body)
+        let items: [CoupangAnswer.Item]
+        do {
+            items = try CoupangAnswer.items(body)
+        } catch {
+            throw Self.withoutKeys(error, credentials)
+        }
         if let kept = CoupangAnswer.withoutTrackingLinks(body) { try ledger?.remember(key: key, request: request, body: kept, at: now()) }
         return items
+    }
+
+    /// Coupang's own words in a business error may quote the request: never the keys.
+    static func withoutKeys(_ error: SourceError, _ credentials: CoupangCredentials) -> SourceError {
+        guard case .coupangRefused(let code, let message) = error else { return error }
+        let cleaned = message.map { text in [credentials.accessKey, credentials.secretKey].reduce(text) { ElevenStreetClient.redact($1, in: $0) } }
+        return .coupangRefused(code: code, message: cleaned)
     }
 
     /// `14:05:09 (in 58 min)`, the local time a wait ends, with its distance.

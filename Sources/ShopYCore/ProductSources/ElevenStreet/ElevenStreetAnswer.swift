@@ -64,7 +64,7 @@ public enum ElevenStreetAnswer {
             do {
                 utf8 = try EUCKR.decode(body[start...])
             } catch {
-                throw .badResponse("the answer declares EUC-KR, but its \(error.description.replacingOccurrences(of: "byte ", with: "byte ")) (counted from the '<')")
+                throw .badResponse("the answer declares EUC-KR, but byte \(start + error.offset + 1) \(error.reason)")
             }
         case nil, "UTF-8"?:
             utf8 = Array(body[start...])

@@ -70,9 +70,14 @@ public struct ElevenStreetClient: Sendable {
         sender.keys = [key]
         // The key is in the query: the trace shows the URL with it redacted.
         let shown = URLRedaction.redact(url.absoluteString).replacingOccurrences(of: "key=" + RequestBuilder.percentEncode(key), with: "key=" + URLRedaction.placeholder)
-        return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: ["> GET \(shown)"],
-                                     beforeRetry: beforeRequest, retryAfterPastDeadline: Self.retryAfterPastDeadline) { response, attempt throws(SourceError) in
-            try Self.interpret(response, attempt: attempt, read: read)
+        let key = self.key
+        do {
+            return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: ["> GET \(shown)"],
+                                         beforeRetry: beforeRequest, retryAfterPastDeadline: Self.retryAfterPastDeadline) { response, attempt throws(SourceError) in
+                try Self.interpret(response, attempt: attempt, read: read)
+            }
+        } catch {
+            throw Self.withoutKey(error, key)
         }
     }
 
@@ -92,6 +97,21 @@ public struct ElevenStreetClient: Sendable {
         default:
             throw .rejected(status: response.status, code: nil, serverMessage: snippet())
         }
+    }
+
+    /// An error inside a 200 is 11번가's own text, which may quote the request (its key).
+    static func withoutKey(_ error: SourceError, _ key: String) -> SourceError {
+        switch error {
+        case .elevenStreetKeyRefused(let code, let message): return .elevenStreetKeyRefused(code: code, message: message.map { redact(key, in: $0) })
+        case .elevenStreetError(let code, let message): return .elevenStreetError(code: code, message: message.map { redact(key, in: $0) })
+        default: return error
+        }
+    }
+
+    /// `text` with the key (from `KeyRedaction.minimumKeyBytes` on) as `[redacted]`.
+    static func redact(_ key: String, in text: String) -> String {
+        guard key.utf8.count >= KeyRedaction.minimumKeyBytes else { return text }
+        return text.replacingOccurrences(of: key, with: URLRedaction.placeholder)
     }
 
     static func retryAfterPastDeadline(_ response: HTTPResponse, seconds: Double) -> SourceError {
