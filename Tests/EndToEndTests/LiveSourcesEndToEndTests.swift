@@ -79,6 +79,18 @@ final class LiveSourcesEndToEndTests: XCTestCase {
         XCTAssertEqual(prices, prices.sorted(), "asc orders every item by price: \(table.stdout)")
     }
 
+    /// The issue's own example: `shopy search 에어팟 --source all`, on the emulator with the
+    /// hand-made 에어팟 items (the recorded catalog has none).
+    func testAirPodsFromBothSources() throws {
+        let emulator = try EmulatorProcess(["--items", fixturesDirectory.appendingPathComponent("emulator/airpods-items.json").path])
+        defer { emulator.stop() }
+        let run = try shopy(["search", "에어팟", "--source", "all", "--format", "table"], live(emulator, ["COLUMNS": "100"]))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("11st") && run.stdout.contains("coupang"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("에어팟 프로"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("16 of 16 · sort sim · 11st, coupang"), run.stdout)
+    }
+
     func testOneSourceFailingIsNamedAndTheOtherListed() throws {
         // Coupang keys that the gateway refuses: 11번가's items still list, exit 0.
         let emulator = try EmulatorProcess()
