@@ -157,6 +157,14 @@ final class HostileLiveAnswerTests: XCTestCase {
         XCTAssertTrue(dns.hint?.contains("SHOPY_11ST_BASE") ?? false)
     }
 
+    func testAFloodOfTinyObjectsIsRefusedBeforeParsing() async {
+        let flood = Array((#"{"rCode":"0","data":["# + String(repeating: "{},", count: 1_000_000) + "{}]}").utf8)
+        let (source, _) = coupang(body: flood)
+        let error = await failure { _ = try await source.search(SearchRequest(query: "a")) }
+        XCTAssertEqual(error.map { ExitCode(for: $0) }, .dataError)
+        XCTAssertTrue((error as? ShopyError)?.message.contains("more than a Coupang answer ever is") ?? false)
+    }
+
     func testAnIDOrPriceOfTheWrongKind() async throws {
         let body = try LiveFixtures.bytes("coupang/hostile-fields.json")
         let (source, _) = coupang(body: body)

@@ -71,6 +71,19 @@ final class SourceSelectionTests: XCTestCase {
         XCTAssertTrue(coupang.stderr.contains("SHOPY_COUPANG_PER_HOUR"), coupang.stderr)
     }
 
+    func testAKeyThatWouldBreakItsRequestIsRefused() async {
+        for (variable, value) in [("COUPANG_ACCESS_KEY", "abc\r\nX-Injected: 1"), ("COUPANG_ACCESS_KEY", "a,signature=x"), ("ELEVENST_API_KEY", "key with space")] {
+            var environment = ["COUPANG_ACCESS_KEY": "a", "COUPANG_SECRET_KEY": "s", "ELEVENST_API_KEY": "k"]
+            environment[variable] = value
+            let source = variable.hasPrefix("COUPANG") ? "coupang" : "11st"
+            // NoNetworkTransport fails the run if anything is sent.
+            let run = await Shell.run(["search", "방충망", "--source", source], environment: environment)
+            XCTAssertEqual(run.code, 77, run.stderr)
+            XCTAssertTrue(run.stderr.contains("\(variable) holds a character no key has"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("X-Injected"))
+        }
+    }
+
     func testCapabilitiesAreCheckedBeforeAnythingIsSent() async {
         let keys = ["ELEVENST_API_KEY": "k", "COUPANG_ACCESS_KEY": "a", "COUPANG_SECRET_KEY": "s",
                     "SHOPY_11ST_BASE": "http://127.0.0.1:9", "SHOPY_COUPANG_BASE": "http://127.0.0.1:9"]

@@ -20,7 +20,7 @@ extension ExitCode {
             self = .unavailable
         case let error as SourceError:
             switch error {
-            case .missingKeys, .authentication, .keysNotSet, .noLiveSource, .elevenStreetKeyRefused, .coupangAuthentication: self = .authentication
+            case .missingKeys, .authentication, .keysNotSet, .noLiveSource, .elevenStreetKeyRefused, .coupangAuthentication, .unusableKey: self = .authentication
             case .retired, .unreachable, .serverError, .networkingUnavailable, .signingUnavailable: self = .unavailable
             case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline, .coupangThrottled, .coupangHeld, .coupangBudgetSpent: self = .temporary
             case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError

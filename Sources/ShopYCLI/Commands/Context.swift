@@ -97,6 +97,7 @@ public struct Context: Sendable {
     package func elevenStreetSource(timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> ElevenStreetSource {
         let keys = SourceKeys(environment: io.environment)
         guard let key = keys.elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: keys.missing(.elevenst)) }
+        try SourceKeys.checkUsable(.elevenst, environment: io.environment)
         let base = try reachable(.elevenst)
         trace("source: \(URLRedaction.redact(base.absoluteString)) (11st; key from ELEVENST_API_KEY)")
         let client = ElevenStreetClient(base: base, key: key, transport: transport ?? SystemTransport.shared, trace: trace, beforeRequest: beforeRequest)
@@ -106,6 +107,7 @@ public struct Context: Sendable {
     package func coupangSource(timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> CoupangSource {
         let keys = SourceKeys(environment: io.environment)
         guard let credentials = keys.coupang else { throw SourceError.keysNotSet(source: .coupang, variables: keys.missing(.coupang)) }
+        try SourceKeys.checkUsable(.coupang, environment: io.environment)
         let budget = try coupangBudget.get()
         let base = try reachable(.coupang)
         trace("source: \(URLRedaction.redact(base.absoluteString)) (coupang; keys from COUPANG_ACCESS_KEY / COUPANG_SECRET_KEY; \(budget) requests an hour)")

@@ -32,6 +32,8 @@ extension SourceError {
             return "Coupang's requests are signed with HMAC-SHA256 from libcrypto, and \(library) cannot be used (\(reason))"
         case .invalidSourceBase(let variable, let value):
             return "\(variable) is not an http(s) URL: '\(value)'"
+        case .unusableKey(let variable):
+            return "\(variable) holds a character no key has (a control character, a space or a comma); nothing was sent"
         default:
             return message
         }
@@ -69,6 +71,8 @@ extension SourceError {
             return "install OpenSSL's libcrypto (the libssl3 package), or name the library with SHOPY_LIBCRYPTO"
         case .invalidSourceBase(let variable, _):
             return "e.g. \(variable)=http://127.0.0.1:8080 for a local shopy-emulator"
+        case .unusableKey(let variable):
+            return "copy \(variable) again from the provider's site"
         default:
             return nil
         }
@@ -111,7 +115,7 @@ public struct NamedSourceError: ShopyError {
         if case let error as SourceError = underlying {
             switch error {
             case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
-                 .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase:
+                 .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
                 return text
             default:
                 break

@@ -61,6 +61,9 @@ public enum SourceError: ShopyError, Equatable {
     case signingUnavailable(library: String, reason: String)
     /// SHOPY_11ST_BASE or SHOPY_COUPANG_BASE is not an http(s) URL (userinfo redacted).
     case invalidSourceBase(variable: String, value: String)
+    /// A key variable holds what no key has (a control character, a space, a comma): it would
+    /// break the request it goes into. Nothing was sent.
+    case unusableKey(variable: String)
 
     public enum Unreachable: Equatable, Sendable {
         case dns, refused(port: Int), noAnswer, tls, other(String)
@@ -122,7 +125,7 @@ public enum SourceError: ShopyError, Equatable {
             case .proxy(let proxy, let variable, let reason): return "cannot reach \(host) through the proxy \(proxy) (from \(variable)): \(reason)"
             }
         case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
-             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase:
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
             return liveMessage
         }
     }
@@ -154,7 +157,7 @@ public enum SourceError: ShopyError, Equatable {
         case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
-             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase:
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
             return liveHint
         }
     }

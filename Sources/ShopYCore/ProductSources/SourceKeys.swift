@@ -46,6 +46,15 @@ public struct SourceKeys: Sendable {
     /// The live sources whose keys are all set, in `SourceKind.live`'s order.
     public var withKeys: [SourceKind] { SourceKind.live.filter(has) }
 
+    /// Checks that each key of `kind` can go into a request as it is: printable ASCII without
+    /// spaces or commas (Coupang's go into the Authorization header's comma-separated fields).
+    public static func checkUsable(_ kind: SourceKind, environment: [String: String]) throws(SourceError) {
+        for variable in variables(of: kind) {
+            guard let value = environment[variable]?.trimmingASCIIWhitespace(), !value.isEmpty else { continue }
+            guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }) else { throw .unusableKey(variable: variable) }
+        }
+    }
+
     /// The address of `kind`'s service: its variable (scheme, host, port and an optional path
     /// prefix; shopy appends the service's paths) or its own, checked to be an http(s) URL.
     public static func base(of kind: SourceKind, environment: [String: String]) throws(SourceError) -> URL {

@@ -23,7 +23,14 @@ public enum CoupangAnswer {
     }
 
     /// A 200 answer's items (search: `data.productData`; rankings: `data`).
+    /// A Coupang answer is at most about 100 KB (100 best sellers); a larger one is refused
+    /// before it is parsed, so that millions of tiny objects never reach memory.
+    public static let maxAnswerBytes = 2 << 20
+
     public static func items(_ body: [UInt8]) throws(SourceError) -> [Item] {
+        guard body.count <= maxAnswerBytes else {
+            throw .badResponse("the answer is \(Money.grouped(body.count)) bytes, more than a Coupang answer ever is (at most \(maxAnswerBytes >> 20) MiB)")
+        }
         let json: JSONValue
         do {
             json = try JSONParser.parse(body)
