@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CShopYShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The work, with no command line: model, text, JSON, store, network, HTTP, product
         // sources, catalog, trends, launch, and the services that return typed results.
-        .target(name: "ShopYCore", dependencies: ["CShopYShim"], swiftSettings: directMetadata),
+        // (iconv reads 11번가's EUC-KR: in glibc on Linux, libiconv on macOS.)
+        .target(name: "ShopYCore", dependencies: ["CShopYShim"], swiftSettings: directMetadata,
+                linkerSettings: [.linkedLibrary("iconv", .when(platforms: [.macOS]))]),
         // The command line on top of the core: arguments, help, man page, completions, commands,
         // presenters, IO. The core never imports it (a back-edge does not compile).
         .target(name: "ShopYCLI", dependencies: ["ShopYCore"], swiftSettings: directMetadata),

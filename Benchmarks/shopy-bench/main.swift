@@ -1,6 +1,6 @@
 // shopy-bench: the benchmarks the issues ask for, each printed side by side with its reference.
 //
-//   swift build -c release && .build/release/shopy-bench [search|likes|rank|all] [--runs N]
+//   swift build -c release && .build/release/shopy-bench [search|likes|rank|sources|…|all] [--runs N]
 //
 // It runs the release binaries beside itself (shopy, shopy-emulator) and the Python references
 // in Benchmarks/python/. Figures are medians of whole-process runs, timed with a monotonic clock;
@@ -226,6 +226,7 @@ case "catalog":
 case "json": jsonBench()
 case "prices": pricesBench(runs: min(runs, 7))
 case "pictures": pictureBench(runs: runs)
+case "sources": sourcesBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
@@ -235,6 +236,6 @@ case "all":
     jsonBench()
     pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N]")
     exit(64)
 }

@@ -197,7 +197,7 @@ public final class EmulatorServer: Sendable {
             }
 
             let reply = api.reply(to: request)
-            if reply.isAPI && config.latencyMilliseconds > 0 {
+            if (reply.isAPI || reply.delayed) && config.latencyMilliseconds > 0 {
                 Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
             }
             let keepAlive = request.wantsKeepAlive && reply.delivery == .whole && !isStopped

@@ -191,7 +191,8 @@ struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)] = []
     var body: [UInt8]
-    /// JSON for the API; the pictures' own types for `/images/` (`EmulatorPictures`).
+    /// What the body is: JSON for the APIs, 11번가's XML in EUC-KR, the pictures' own types for
+    /// `/images/` (`EmulatorPictures`).
     var contentType = "application/json; charset=utf-8"
 
     /// The status line and header fields. `contentLength` defaults to the body's length; the

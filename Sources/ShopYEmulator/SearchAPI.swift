@@ -42,6 +42,8 @@ struct Reply: Sendable {
     var errorCode: String? = nil
     /// A /v1 request: delayed by `--latency`, counted in the stats, and in flight until `finish`.
     var isAPI: Bool = false
+    /// Another API's request (11번가, Coupang): delayed by `--latency` too, counted apart.
+    var delayed: Bool = false
 }
 
 /// The errors the API answers, with the exact messages Naver sends.
@@ -110,11 +112,28 @@ final class SearchAPI: Sendable {
     /// `--price-drift` and `/_emulator/price`.
     let prices: EmulatorPrices
 
+    /// 11번가's and Coupang Partners' APIs, served beside it from the same catalog.
+    let elevenStreet: ElevenStreetAPI
+    let coupang: CoupangAPI
+
     init(config: EmulatorConfig, catalog: Catalog) {
         self.config = config
         self.catalog = catalog
         self.dataLab = DataLabAPI(config: config)
-        self.prices = EmulatorPrices(drift: config.priceDrift)
+        let prices = EmulatorPrices(drift: config.priceDrift)
+        self.prices = prices
+        let state = self.state
+        // One fault budget for every API: `--fault-count N` injects N faults in all.
+        let takeFault: @Sendable (String?) -> EmulatorFault? = { subject in
+            guard let fault = config.fault, config.faultQuery == nil || config.faultQuery == subject else { return nil }
+            return state.withLock { s -> EmulatorFault? in
+                if let count = config.faultCount, s.faultsInjected >= count { return nil }
+                s.faultsInjected += 1
+                return fault
+            }
+        }
+        self.elevenStreet = ElevenStreetAPI(config: config, catalog: catalog, prices: prices, takeFault: takeFault)
+        self.coupang = CoupangAPI(config: config, catalog: catalog, prices: prices, takeFault: takeFault)
     }
 
     // MARK: - Dispatch
@@ -127,6 +146,8 @@ final class SearchAPI: Sendable {
             return reply
         }
         if let reply = dataLab.reply(to: request) { return reply }
+        if let reply = elevenStreet.reply(to: request) { return reply }
+        if let reply = coupang.reply(to: request) { return reply }
         if path.hasPrefix("/_emulator/") {
             return control(request)
         }
@@ -345,6 +366,8 @@ final class SearchAPI: Sendable {
             object["faultsInjected"] = .int(s.faultsInjected)
             object["dropped"] = .int(s.dropped)
             object["connections"] = .int(s.connections)
+            object["elevenst"] = elevenStreet.counters.json
+            object["coupang"] = coupang.counters.json
             return .object(object)
         }
     }
@@ -352,6 +375,8 @@ final class SearchAPI: Sendable {
     /// A new "day": counters, quota, fault count and throttle window start from zero. Requests
     /// still in flight stay counted in `inFlight` so that it returns to zero when they end.
     func reset() {
+        elevenStreet.counters.reset()
+        coupang.reset()
         state.withLock { s in
             let inFlight = s.inFlight
             s = State()

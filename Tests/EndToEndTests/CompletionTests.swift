@@ -69,7 +69,7 @@ final class CompletionTests: XCTestCase {
         let result = try runProcess(bash, ["-c", driver, "driver", path] + lines, environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdoutLines, [
-            "config|", "sim|date|asc|dsc|", "date|dsc|", "1|2|", "source|size|sort|format|color|quiet|rate|timeout|images|catalog.record|", "never|", "\(id)|",
+            "config|", "sim|date|asc|dsc|", "date|dsc|", "1|2|", "source|size|sort|format|color|quiet|rate|timeout|images|coupang-per-hour|catalog.record|", "never|", "\(id)|",
             "세제\\ 세탁|", "세제|세제\\ 세탁|", "fish|",
         ])
         // Files for likes export.

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include "CShopYCurl.h"
 #include "CShopYImage.h"
+#include "CShopYCrypto.h"
 
 /// The embedded catalog's index, precomputed by Scripts/embed-catalog.py
 /// (embedded_catalog_index.c): its bytes in the binary, their count in `length`.

@@ -24,7 +24,7 @@ public struct BrowseCommand: Command {
     public var query: String?
     public var sort: ShopYCore.SortOrder
     public var size: Int
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
     public var images: ImagesMode
 

@@ -91,7 +91,9 @@ enum BrowseListRender {
         }
         let visible = search.items.dropFirst(search.cursor.scroll).prefix(height)
         let first = visible.first?.rank ?? 0, last = visible.last?.rank ?? 0
-        return "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(total)) · sort \(search.sort.rawValue) · \(s.source.rawValue)"
+        // Coupang's terms: results shown carry the partner disclosure.
+        let disclosure = visible.contains { $0.product.source == .coupang } ? " · " + CoupangSource.disclosure : ""
+        return "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(total)) · sort \(search.sort.rawValue) · \(s.source.rawValue)" + disclosure
     }
 
     static func likes(_ s: BrowseState, _ frame: inout Frame, titleRow: Int, top: Int, height: Int) -> String {

@@ -6,7 +6,7 @@ import ShopYCore
 /// monitor of `status --watch`. (One file, to re-point at the services of the composition root.)
 public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     let context: Context
-    let requested: SourceKind?
+    let requested: SourceSelection?
     let timeout: Double
     let limiter = RateLimiter(perSecond: 8)
     private let lock = NSLock()
@@ -22,13 +22,13 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     /// Throws what `search` throws for the source (`--source naver` without keys, a bad
     /// SHOPY_API_BASE); being offline is not an error here: browse opens with its banner, and
     /// each search checks the path again.
-    public init(context: Context, source: SourceKind?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
+    public init(context: Context, source: SourceSelection?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
         self.context = context
         self.requested = source
         self.timeout = timeout
         self.store = context.store
         self.terminalWrite = terminalWrite
-        sourceKind = source ?? (NaverCredentials.from(environment: context.io.environment) == nil ? .catalog : .naver)
+        sourceKind = try context.sourceKinds(source).kinds[0]
         do {
             made = try makeSource()
         } catch let error as NetworkError {

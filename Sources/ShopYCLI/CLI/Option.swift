@@ -75,6 +75,21 @@ extension ValueType where Value: RawRepresentable & CaseIterable, Value.RawValue
     }
 }
 
+extension ValueType where Value == SourceSelection {
+    /// `--source`: a source, a comma list of them, or `all` (did-you-mean for a near miss).
+    public static var sources: ValueType<SourceSelection> {
+        ValueType(choices: SourceSelection.words) { text, option throws(UsageError) in
+            switch SourceSelection.parse(text) {
+            case .success(let selection): return selection
+            case .failure(let problem):
+                let why = problem.unknownWord == nil || text.contains(",") ? " (\(problem.sentence))" : ""
+                throw UsageError("invalid --\(option) '\(Echo.value(text))'\(why); valid values: \(SourceSelection.words.joined(separator: ", ")), or a comma list of sources",
+                                 hint: problem.unknownWord.flatMap { Suggest.closest(to: $0, among: SourceSelection.words) }.map { "did you mean '\($0)'?" })
+            }
+        }
+    }
+}
+
 /// One declared option, and how to read it from what the parser found.
 public struct Option<Value: Sendable>: Sendable {
     /// What the parser, help, the man page and completions see.

@@ -114,7 +114,8 @@ public enum ShopY {
             io.colorMode = try config.colorMode(parsed)
             io.quiet = parsed[GlobalOptions.quiet]
             let command = try type.init(parsed)
-            let context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
+            var context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
+            context.coupangBudget = CoupangBudgetSetting.resolve(config)
             return try await command.run(context)
         } catch {
             return report(error, io: io)

@@ -32,7 +32,8 @@ enum LikeSupport {
 
     /// The product behind each target (see `LikeResolution`).
     static func resolve(_ targets: [LikeTarget], listing: LastListing?, context: Context) throws -> [(LikeTarget, Product?)] {
-        try LikeResolution.resolve(targets, listing: listing, catalog: context.catalogLookup)
+        try LikeResolution.resolve(targets, listing: listing, catalog: context.catalogLookup,
+                                   coupangCutoff: CoupangSource.listingCutoff(now: context.io.now()))
     }
 
     static func describe(_ product: Product) -> TerminalText {

@@ -49,6 +49,7 @@ struct ProductCard: Equatable, Sendable {
         field("category", p.categories.isEmpty ? nil : p.categories.joined(separator: " › "))
         field("type", BrowseDetailRender.productType(p.productType))
         field("productId", p.productId)
+        if let source = p.source { field("source", source.displayName) }
         if let rank { field("rank", String(rank)) }
         field("link", p.link)
         field("image", p.image)
@@ -71,6 +72,11 @@ struct ProductCard: Equatable, Sendable {
             if values.count >= 2 {
                 field("history", TrendsTable.sparkline(values, width: max(1, min(40, width - Self.labelWidth - 12))) + " (\(values.count) prices)")
             }
+        }
+        // Coupang's terms: results shown carry the partner disclosure.
+        if p.source == .coupang || ProductID.namespace(of: p.productId) == .coupang {
+            out.append(("", .plain))
+            for line in BrowseRender.wrap(CoupangSource.disclosure, width: max(1, width)) { out.append((line, BrowseRender.dim)) }
         }
         return out
     }

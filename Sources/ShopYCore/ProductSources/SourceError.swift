@@ -34,6 +34,37 @@ public enum SourceError: ShopyError, Equatable {
     /// loader's words, nil when the default library is simply not installed.
     case networkingUnavailable(library: String, reason: String?)
 
+    // The live sources of `SourceKeys` (11번가, Coupang Partners): see `SourceError+Live.swift`.
+
+    /// A source named with `--source` whose keys are not set (`variables`: the missing ones).
+    /// Nothing was sent.
+    case keysNotSet(source: SourceKind, variables: [String])
+    /// `--source all` and no live source has its keys.
+    case noLiveSource
+    /// A sort, page or filter that `source` cannot do (`can`: what it can). Nothing was sent.
+    case unsupported(source: SourceKind, what: String, can: String)
+    /// 11번가 refused the key (code 003, unregistered), in a 200.
+    case elevenStreetKeyRefused(code: String, message: String?)
+    /// Another 11번가 error code, in a 200.
+    case elevenStreetError(code: String, message: String?)
+    /// Coupang's gateway refused the signature or the key (401/403), in its words.
+    case coupangAuthentication(status: Int, message: String?)
+    /// Coupang answered 429: nothing more goes to it with this key until `until` (local time).
+    case coupangThrottled(until: String)
+    /// A 429 came earlier: shopy holds every Coupang request with this key until `until`.
+    case coupangHeld(until: String)
+    /// The budget of requests an hour (`coupang-per-hour`) is spent; the next is allowed at `next`.
+    case coupangBudgetSpent(budget: Int, next: String)
+    /// Coupang answered 200 with an rCode other than "0".
+    case coupangRefused(code: String, message: String?)
+    /// HMAC-SHA256 cannot be computed (libcrypto missing): no Coupang request can be signed.
+    case signingUnavailable(library: String, reason: String)
+    /// SHOPY_11ST_BASE or SHOPY_COUPANG_BASE is not an http(s) URL (userinfo redacted).
+    case invalidSourceBase(variable: String, value: String)
+    /// A key variable holds what no key has (a control character, a space, a comma): it would
+    /// break the request it goes into. Nothing was sent.
+    case unusableKey(variable: String)
+
     public enum Unreachable: Equatable, Sendable {
         case dns, refused(port: Int), noAnswer, tls(TLSFailure), other(String)
         /// The proxy named by `variable` (shown without credentials) failed.
@@ -93,6 +124,9 @@ public enum SourceError: ShopyError, Equatable {
             case .other(let what): return "cannot reach \(host): \(what)"
             case .proxy(let proxy, let variable, let reason): return "cannot reach \(host) through the proxy \(proxy) (from \(variable)): \(reason)"
             }
+        case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
+            return liveMessage
         }
     }
 
@@ -124,6 +158,9 @@ public enum SourceError: ShopyError, Equatable {
             return "try again later, or allow more time with --timeout"
         case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
+        case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
+            return liveHint
         }
     }
 

@@ -28,7 +28,8 @@ public enum LikeChanges {
 
     package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
                             catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
-        try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
+        let cutoff = CoupangSource.listingCutoff(likedAt: likedAt)
+        return try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog, coupangCutoff: cutoff) }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 if ProductID.usable(target.text) == nil {
@@ -59,7 +60,9 @@ public enum LikeChanges {
             throw SelectionError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
                                  hint: "search again: listings leave such items out")
         }
-        let added = likes.add(Like(product: product, likedAt: likedAt, likedPrice: product.price))
+        // A Coupang like keeps only what the user chose to keep (Coupang's terms).
+        let kept = ProductID.namespace(of: product.productId) == .coupang ? CoupangSource.kept(product) : product
+        let added = likes.add(Like(product: kept, likedAt: likedAt, likedPrice: product.price))
         return Change(kind: added ? .liked : .alreadyLiked, id: product.productId, product: product, likedAt: added ? likedAt : nil)
     }
 

@@ -11,8 +11,15 @@ package enum LikeResolution {
     /// Each target with its product; nil for an id that no listing or catalog holds (unliking
     /// needs no snapshot, liking does: the check is the caller's). `catalog` finds ids no
     /// listing shows (default: the embedded items only).
+    /// `coupangCutoff`: the listing's Coupang rows are not used when it was saved before it
+    /// (`CoupangSource.listingCutoff`: Coupang's terms allow an app to keep its data an hour).
     package static func resolve(_ targets: [LikeTarget], listing: LastListing?,
-                                catalog: CatalogLookup = LikeResolution.embeddedOnly) throws(SelectionError) -> [(LikeTarget, Product?)] {
+                                catalog: CatalogLookup = LikeResolution.embeddedOnly, coupangCutoff: String? = nil) throws(SelectionError) -> [(LikeTarget, Product?)] {
+        func checkAge(_ product: Product, _ listing: LastListing) throws(SelectionError) {
+            guard let coupangCutoff, listing.savedAt < coupangCutoff, ProductID.namespace(of: product.productId) == .coupang else { return }
+            throw SelectionError("\(Sanitizer.clean(product.productId)) is a Coupang result listed over an hour ago, and Coupang's terms let shopy keep its data for an hour",
+                                 hint: "search again, then use its row")
+        }
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
@@ -24,9 +31,11 @@ package enum LikeResolution {
                     let span = RowList.describe(listing.rows.map(\.row))
                     throw SelectionError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(span))")
                 }
+                try checkAge(found.product, listing)
                 resolved.append((target, found.product))
             case .id(let id):
-                if let row = listing?.rows.first(where: { $0.product.productId == id }) {
+                if let listing, let row = listing.rows.first(where: { $0.product.productId == id }) {
+                    try checkAge(row.product, listing)
                     resolved.append((target, row.product))
                 } else if let item = catalog(id) {
                     resolved.append((target, ProductMapper.product(from: item)))
