@@ -59,7 +59,14 @@ public enum LikeChanges {
             throw SelectionError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
                                  hint: "search again: listings leave such items out")
         }
-        let added = likes.add(Like(product: product, likedAt: likedAt, likedPrice: product.price))
+        let added: Bool
+        do {
+            added = try likes.insert(Like(product: product, likedAt: likedAt, likedPrice: product.price))
+        } catch {
+            // What the store would refuse to read back is not written (a source's bad value).
+            throw SelectionError("\(target.text == product.productId ? "product \(Sanitizer.clean(product.productId))" : "row \(Sanitizer.clean(target.text))") cannot be liked: its snapshot \(Sanitizer.clean(error.problem)); nothing was liked",
+                                 hint: "search again: listings leave such values out")
+        }
         return Change(kind: added ? .liked : .alreadyLiked, id: product.productId, product: product, likedAt: added ? likedAt : nil)
     }
 

@@ -67,15 +67,25 @@ public struct Like: Equatable, Sendable {
         likedPrice = try int("likedPrice")
     }
 
-    /// `2026-11-29T20:33:43Z`.
+    /// `2026-11-29T20:33:43Z`: whole seconds, UTC, the year always in four digits (`0001`, not
+    /// `1`), which is the only form `WidgetClock.parse` and the likes' sort key read. A time
+    /// outside the years 0000–9999 has no such form and is held at the nearest end, so that
+    /// whatever time is stored reads back.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        var t = time_t(seconds)
+        let interval = date.timeIntervalSince1970
+        let bounded = interval.isNaN ? 0 : min(max(interval.rounded(.down), Like.earliestSecond), Like.latestSecond)
+        var t = time_t(Int(bounded))
         var parts = tm()
         gmtime_r(&t, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since 1970.
+    static let earliestSecond: Double = -62_167_219_200
+    static let latestSecond: Double = 253_402_300_799
 }
 
 /// Codable in the same flat shape as `Like.json`.

@@ -343,16 +343,11 @@ final class Session {
         }
         guard var document = try? document(suite) else { return }
         let bytes: [UInt8]
-        if let codec {
-            bytes = codec.encode(value)
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(value) else {
-                recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
-                return
-            }
-            bytes = Array(data)
+        do {
+            bytes = try Session.storedForm(value, codec: codec)
+        } catch {
+            recorded = recorded ?? .unstorable(path: store.path(of: suite), problem: "\"\(key)\" \(error.problem)")
+            return
         }
         document.setRaw(bytes[...], for: key)
         documents[suite] = document
@@ -360,10 +355,43 @@ final class Session {
         dirty.insert(suite)
     }
 
+    /// The bytes `value` is stored as, checked by the reader's own rules before anything is
+    /// written: they must decode (with the codec or Codable, as `value(_:in:default:codec:)`
+    /// reads them) to a value that encodes to the same bytes. A value the reader would refuse
+    /// or read differently (a date whose year is not four digits, say) is refused here, so a
+    /// file shopy writes is always one it reads back as written.
+    static func storedForm<Value: Codable>(_ value: Value, codec: RawCodec<Value>?) throws(StoredValueError) -> [UInt8] {
+        if let codec {
+            let bytes = codec.encode(value)
+            let again: Value
+            do {
+                again = try codec.decode(bytes[...])
+            } catch {
+                throw StoredValueError("would not read back: \(error.problem)")
+            }
+            guard codec.encode(again) == bytes else { throw StoredValueError("would not read back as written") }
+            return bytes
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { throw StoredValueError("could not be encoded") }
+        let again: Value
+        do {
+            again = try JSONDecoder().decode(Value.self, from: data)
+        } catch {
+            throw StoredValueError("would not read back: it \(describe(error))")
+        }
+        guard (try? encoder.encode(again)) == data else { throw StoredValueError("would not read back as written") }
+        return Array(data)
+    }
+
     func commit() throws(StoreError) {
         for suite in dirty.sorted() {
             if suite.journaled {
-                if let value = cache[suite.name + "/likes"] as? LikeCollection { try LikesCommit.commit(value, base: try likes()) }
+                if let value = cache[suite.name + "/likes"] as? LikeCollection {
+                    if let refused = value.refused { throw .unstorable(path: store.path(of: suite), problem: "a like \(refused.problem)") }
+                    try LikesCommit.commit(value, base: try likes())
+                }
                 continue
             }
             guard let document = documents[suite] else { continue }

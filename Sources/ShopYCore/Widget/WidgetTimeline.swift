@@ -115,8 +115,17 @@ public struct WidgetTimeline: Equatable, Sendable {
         return timeline
     }
 
+    /// Writes the timeline, checked first by `load`'s own reading: bytes that would not read
+    /// back as written are refused (a timeline nobody can read would start a refresh at every
+    /// poll of the bar).
     public func save(directory: String) throws(StoreError) {
+        let path = directory + "/" + Self.fileName(name)
+        let bytes = JSONWriter.serialize(json, pretty: true) + [0x0A]
+        guard let value = try? JSONParser.parse(bytes), let read = try? WidgetTimeline(json: value),
+              JSONWriter.serialize(read.json, pretty: true) + [0x0A] == bytes else {
+            throw .unstorable(path: path, problem: "the timeline would not read back as written")
+        }
         try FileIO.ensureDirectory(directory)
-        try FileIO.atomicWrite(JSONWriter.serialize(json, pretty: true) + [0x0A], to: directory + "/" + Self.fileName(name))
+        try FileIO.atomicWrite(bytes, to: path)
     }
 }
