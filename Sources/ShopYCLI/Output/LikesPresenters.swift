@@ -3,7 +3,7 @@ import ShopYCore
 
 /// `shopy likes`: the likes in table, TSV, CSV, JSON or JSONL, each with its latest known
 /// price, the change since it was liked and the lowest seen. JSON items always carry
-/// `likedAt`, `likedPrice`, `change`, `lowest` and `refreshedAt` (null when unknown).
+/// `likedAt`, `likedPrice`, `change`, `lowest`, `highest` and `refreshedAt` (null when unknown).
 public struct LikesPresenter: Presenter {
     var sort: LikesCommand.Sort
     public var format: OutputFormat?
@@ -129,7 +129,7 @@ public struct LikesPresenter: Presenter {
         io.stdout.write(bytes: writer.bytes)
     }
 
-    /// A stored like's members (after its "{") with `change`, `lowest` and `refreshedAt` added
+    /// A stored like's members (after its "{") with `change`, `lowest`, `highest` and `refreshedAt` added
     /// before its "}", as the decoded path writes them when nothing was refreshed; nil when its
     /// last member is not `"likedPrice"` (then it is decoded).
     static func withPriceKeys(_ body: ArraySlice<UInt8>, price: Int?) -> [UInt8]? {
@@ -141,7 +141,7 @@ public struct LikesPresenter: Presenter {
         if value == "null" { liked = nil } else if let number = Int(value) { liked = number } else { return nil }
         let change = PriceView.change(price: price, liked: liked).map { String(format: "%.4f", $0) } ?? "null"
         var out = Array(body[..<close])
-        out += Array(",\"change\":\(change),\"lowest\":null,\"refreshedAt\":null}".utf8)
+        out += Array(",\"change\":\(change),\"lowest\":null,\"highest\":null,\"refreshedAt\":null}".utf8)
         return out
     }
 }
