@@ -163,6 +163,9 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     /// same way here.
     public func rawLikes() -> [RawLike] { materialized.map(\.checked) }
 
+    /// `rawLikes()` with each like's productId (what a listing of the likes remembers).
+    public func rawLikesWithIDs() -> [(id: String, like: RawLike)] { materialized.map { ($0.id, $0.checked) } }
+
     /// The elements in stored order (what a compaction writes).
     func storedElements() -> [Element] { materialized }
 

@@ -148,11 +148,39 @@ public struct LastListing: Codable, Equatable, Sendable {
     /// What produced it, e.g. `search 방충망 (page 2)`.
     public var command: String
     public var savedAt: String
+    /// The rows with their products. Of a likes listing (`likedIDs`), only the rows whose like
+    /// was removed since, with the snapshot the like had, so that `like 3` can undo `unlike 3`.
     public var rows: [Row]
+    /// A `shopy likes` listing: the productId of each row, row 1 first. Its products are the
+    /// likes themselves, so they are not copied here (100,000 likes make 1.2 MB of ids rather
+    /// than 50 MB of snapshots that every later command would read).
+    public var likedIDs: LikedRows?
 
-    public init(command: String, savedAt: String, rows: [Row]) {
+    public init(command: String, savedAt: String, rows: [Row], likedIDs: LikedRows? = nil) {
         self.command = command
         self.savedAt = savedAt
         self.rows = rows
+        self.likedIDs = likedIDs
+    }
+
+    /// What row `name` shows: the row kept with its product, else the productId of the like a
+    /// likes listing showed there; nil when the listing has no such row.
+    public func lookup(_ name: String) -> (id: String, product: Product?)? {
+        if let row = rows.first(where: { $0.row == name }) { return (row.product.productId, row.product) }
+        guard let likedIDs, let number = Int(name), String(number) == name, let id = likedIDs.id(atRow: number) else { return nil }
+        return (id, nil)
+    }
+
+    /// How many rows it printed.
+    public var rowCount: Int { likedIDs?.count ?? rows.count }
+
+    /// The listing's rows said the way a person reads them (`its rows are 1–20`).
+    public var rowSpan: String {
+        guard let likedIDs else { return RowList.describe(rows.map(\.row)) }
+        switch likedIDs.count {
+        case 0: return RowList.describe([])
+        case 1: return RowList.describe(["1"])
+        case let count: return "its rows are 1–\(count)"
+        }
     }
 }

@@ -160,6 +160,9 @@ public final class Settings {
 
     /// Every like as checked JSON bytes (see `LikeCollection.rawLikes`); the checks ran on load.
     public func allRawLikes() -> [LikeCollection.RawLike] { likes.rawLikes() }
+
+    /// `allRawLikes()` with each like's productId.
+    public func allRawLikesWithIDs() -> [(id: String, like: LikeCollection.RawLike)] { likes.rawLikesWithIDs() }
 }
 
 /// The store: a directory of suite files, each with a lock file beside it.
