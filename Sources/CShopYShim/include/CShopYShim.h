@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <pthread.h>
 #include "CShopYCurl.h"
+#include "CShopYSignals.h"
 
 /// The embedded catalog's index, precomputed by Scripts/embed-catalog.py
 /// (embedded_catalog_index.c): its bytes in the binary, their count in `length`.
