@@ -122,6 +122,22 @@ final class LikesNumberedListingTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains(listed[0]) && run.stderr.contains("not liked"), run.stderr)
     }
 
+    func testLikedRowsFindRowsAndIds() throws {
+        let rows = try XCTUnwrap(LikedRows(["111", "2222", "33"]))
+        XCTAssertEqual(rows.joined, "111,2222,33")
+        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual([0, 1, 2, 3, 4].map { rows.id(atRow: $0) }, [nil, "111", "2222", "33", nil])
+        XCTAssertEqual(["111", "2222", "33", "3", "1111", ""].map { rows.row(of: $0) }, [1, 2, 3, nil, nil, nil])
+        XCTAssertEqual(LikedRows([])?.count, 0)
+        XCTAssertNil(LikedRows([""]))
+        XCTAssertNil(LikedRows(["12a"]))
+        XCTAssertNil(LikedRows(["1,2"]), "an id never holds the separator")
+        for bad in [",", "1,", ",1", "1,,2", " 1", String(repeating: "9", count: 33), "１"] {
+            XCTAssertNil(LikedRows(joined: bad), bad)
+        }
+        XCTAssertNotNil(LikedRows(joined: String(repeating: "9", count: 32) + ",1"))
+    }
+
     /// The listing keeps ids, not snapshots: a large likes listing leaves state.json small.
     func testTheListingKeepsIdsOnly() async throws {
         let store = SettingsStore(directory: home)
