@@ -188,6 +188,7 @@ public final class SettingsStore: Sendable {
         let session = Session(store: self, writable: [])
         let result = try session.run(body)
         if let error = session.error { throw error }
+        session.finish()
         return result
     }
 
@@ -286,7 +287,16 @@ final class Session {
     /// snapshot that no index vouches for is read and checked whole.
     func prepareJournaled() throws(StoreError) {
         let base = try likes()
-        if base.index == nil && base.snapshotInfo != nil { _ = try base.snapshot() }
+        guard base.index == nil && base.snapshotInfo != nil else { return }
+        // Found wanting (a copy, a restore, a stale or broken index): settled once, for this
+        // command and the next ones (see `settleIndex`).
+        try base.settleIndex(holdingLock: writable.contains(.likes))
+        if base.index == nil { _ = try base.snapshot() }  // of the old format: checked whole
+    }
+
+    /// After a read: an index distrusted on the way is replaced, when the lock is free.
+    func finish() {
+        if writable.isEmpty { likesBase?.settleIndexIfWanted() }
     }
 
     func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value, codec: RawCodec<Value>?) -> Value {
