@@ -21,7 +21,7 @@ package enum LikeResolution {
             switch target {
             case .row(let row):
                 guard let listing else {
-                    throw SelectionError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' first, or give a productId with --id")
+                    throw SelectionError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' (or 'shopy likes') first, or give a productId with --id")
                 }
                 guard let found = listing.lookup(row) else {
                     throw SelectionError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(listing.rowSpan))")
