@@ -199,6 +199,13 @@ if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, 
     runs = max(1, n)
     arguments.removeSubrange(index...(index + 1))
 }
+// `likes --sizes 100000`: only those store sizes (default 1,000, 10,000 and 100,000).
+var likesSizes = [1_000, 10_000, 100_000]
+if let index = arguments.firstIndex(of: "--sizes"), index + 1 < arguments.count {
+    let sizes = arguments[index + 1].split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    if !sizes.isEmpty { likesSizes = sizes }
+    arguments.removeSubrange(index...(index + 1))
+}
 let which = arguments.first ?? "all"
 // The benchmarks that talk to a server need the emulator; the others only shopy.
 let needsEmulator = !["likes", "browse", "catalog", "json", "prices", "pictures"].contains(which)
@@ -212,7 +219,7 @@ case "search":
     titleCleaning()
     searchProcess(runs: runs)
 case "likes":
-    likesAtScale(runs: runs)
+    likesAtScale(runs: runs, sizes: likesSizes)
 case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
@@ -236,6 +243,6 @@ case "all":
     jsonBench()
     pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N] [--sizes N,…]")
     exit(64)
 }

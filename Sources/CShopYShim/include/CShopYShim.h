@@ -9,6 +9,7 @@
 #include "CShopYCurl.h"
 #include "CShopYImage.h"
 #include "CShopYCrypto.h"
+#include "CShopYSignals.h"
 
 /// The embedded catalog's index, precomputed by Scripts/embed-catalog.py
 /// (embedded_catalog_index.c): its bytes in the binary, their count in `length`.

@@ -11,7 +11,7 @@ public struct BrowseCommand: Command {
     public static let spec = CommandSpec(
         name: "browse",
         abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
-        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
+        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; Ctrl-Z suspends (fg resumes); ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
         arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
         options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec, timeoutOption.spec, PictureSetup.images.spec],
         examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])

@@ -52,6 +52,7 @@ public enum BrowseHelp {
         ("r", "reload the screen"),
         ("Esc, q", "back; q on a screen quits"),
         ("Ctrl-C", "quit"),
+        ("Ctrl-Z", "suspend; fg resumes"),
         ("?", "this help"),
     ]
 

@@ -57,10 +57,8 @@ enum BrowseListRender {
         let search = s.search
         if let prompt = s.prompt {
             let col = frame.put("/ ", row: titleRow, column: 0, style: BrowseRender.bold)
-            // The end of a long query stays in view while it is typed.
-            var shown = prompt
-            while DisplayWidth.of(shown) > frame.columns - col - 1 { shown.removeFirst() }
-            let end = frame.put(shown, row: titleRow, column: col)
+            // The end of a long query stays in view while it is typed: cut once, from the end.
+            let end = frame.put(String(DisplayWidth.suffix(prompt, toWidth: frame.columns - col - 1)), row: titleRow, column: col)
             frame.cursor = (titleRow, min(end, frame.columns - 1))
         } else if search.query.isEmpty {
             frame.put("Search · press / to type a query", row: titleRow, column: 0, style: BrowseRender.dim)

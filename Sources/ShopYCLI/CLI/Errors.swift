@@ -36,7 +36,7 @@ extension ExitCode {
             }
         case let error as StoreError:
             switch error {
-            case .damaged, .newerSchema, .invalidImport: self = .dataError
+            case .damaged, .newerSchema, .invalidImport, .unstorable: self = .dataError
             case .io, .unsafeFile, .unusableTarget: self = .ioError
             case .notFound: self = .failure
             }

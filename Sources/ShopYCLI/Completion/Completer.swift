@@ -152,6 +152,7 @@ public struct Completer {
 
     func rows() -> [(String, String)] {
         guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
+        if let liked = listing.likedIDs { return (0..<min(liked.count, 9_999)).map { (String($0 + 1), "like") } }
         return listing.rows.map { ($0.row, Self.short($0.product.title)) }
     }
 

@@ -47,7 +47,7 @@ enum PriceView {
     }
 
     /// The listed items: price is the latest known; JSON gains likedPrice, change, lowest,
-    /// refreshedAt (and history when asked). In the table the change and the lowest go before
+    /// highest (the all-time extremes the history keeps), refreshedAt (and history when asked). In the table the change and the lowest go before
     /// the title.
     static func items(_ likes: [Like], book: PriceBook, history: Bool, table: Bool) -> [ListedItem] {
         likes.enumerated().map { i, like in
@@ -62,6 +62,7 @@ enum PriceView {
                 extra.append(("change", .null))
             }
             extra.append(("lowest", .int(orNull: record?.lowest?.price)))
+            extra.append(("highest", .int(orNull: record?.highest?.price)))
             extra.append(("refreshedAt", .string(orNull: record?.refreshedAt)))
             if history {
                 extra.append(("history", .array((record?.points ?? []).map { point in

@@ -110,7 +110,7 @@ public enum ProductMapper {
             brand: text(item.brand),
             maker: text(item.maker),
             categories: [item.category1, item.category2, item.category3, item.category4].compactMap(text),
-            productType: item.productType.flatMap { Int($0.trimmingASCIIWhitespace()) },
+            productType: count(item.productType),
             link: plain(item.link),
             image: plain(item.image)
         )
@@ -130,6 +130,13 @@ public enum ProductMapper {
     /// "0", "" and anything that is not a positive integer mean unknown.
     static func price(_ text: String?) -> Int? {
         guard let text, let value = Int(text.trimmingASCIIWhitespace()), value > 0 else { return nil }
+        return value
+    }
+
+    /// The product type (Naver's are 1 to 12): a negative or non-integer one means unknown, as the
+    /// store reads no negative number.
+    static func count(_ text: String?) -> Int? {
+        guard let text, let value = Int(text.trimmingASCIIWhitespace()), value >= 0 else { return nil }
         return value
     }
 

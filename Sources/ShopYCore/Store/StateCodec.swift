@@ -137,7 +137,13 @@ extension Optional: RawStorable where Wrapped == LastListing {
                 guard let product = row["product"] else { throw StateCodec.Failure(path: path) }
                 rows.append(LastListing.Row(row: try StateCodec.string(row, "row", path), product: try StateCodec.product(product, path + ".product")))
             }
-            return LastListing(command: try StateCodec.string(o, "command", ""), savedAt: try StateCodec.string(o, "savedAt", ""), rows: rows)
+            var likedIDs: LikedRows?
+            if let joined = try StateCodec.optionalString(o, "likedIDs", "") {
+                guard let ids = LikedRows(joined: joined) else { throw StateCodec.Failure(path: ".likedIDs") }
+                likedIDs = ids
+            }
+            return LastListing(command: try StateCodec.string(o, "command", ""), savedAt: try StateCodec.string(o, "savedAt", ""), rows: rows,
+                               likedIDs: likedIDs)
         } catch {
             throw error.problem
         }
@@ -147,6 +153,7 @@ extension Optional: RawStorable where Wrapped == LastListing {
         guard let listing = self else { return Array("null".utf8) }
         var o = JSONObject()
         o.appendUnchecked("command", .string(listing.command))
+        if let likedIDs = listing.likedIDs { o.appendUnchecked("likedIDs", .string(likedIDs.joined)) }
         o.appendUnchecked("rows", .array(listing.rows.map { row in
             var r = JSONObject()
             r.appendUnchecked("product", StateCodec.productJSON(row.product))

@@ -51,7 +51,7 @@ public struct WidgetTimeline: Equatable, Sendable {
             "schema": .int(Self.schema), "name": .string(name), "generatedAt": .string(WidgetClock.format(generatedAt)),
             "policy": .object(policyObject), "fingerprint": .string(fingerprint.text),
             "shown": .array(shownIDs.map(JSONValue.string)),
-            "retryAt": .string(orNull: retryAt.map(WidgetClock.format)), "lastError": .string(orNull: lastError),
+            "retryAt": .string(orNull: retryAt.map(WidgetClock.format)), "lastError": .string(orNull: lastError.map(WidgetErrors.readBack)),
             "entries": .array(entries.map { .object(JSONObject(["date": .string(WidgetClock.format($0.date)), "items": .array($0.items.map(item))])) }),
         ]))
     }
@@ -115,8 +115,17 @@ public struct WidgetTimeline: Equatable, Sendable {
         return timeline
     }
 
+    /// Writes the timeline, checked first by `load`'s own reading: bytes that would not read
+    /// back as written are refused (a timeline nobody can read would start a refresh at every
+    /// poll of the bar).
     public func save(directory: String) throws(StoreError) {
+        let path = directory + "/" + Self.fileName(name)
+        let bytes = JSONWriter.serialize(json, pretty: true) + [0x0A]
+        guard let value = try? JSONParser.parse(bytes), let read = try? WidgetTimeline(json: value),
+              JSONWriter.serialize(read.json, pretty: true) + [0x0A] == bytes else {
+            throw .unstorable(path: path, problem: "the timeline would not read back as written")
+        }
         try FileIO.ensureDirectory(directory)
-        try FileIO.atomicWrite(JSONWriter.serialize(json, pretty: true) + [0x0A], to: directory + "/" + Self.fileName(name))
+        try FileIO.atomicWrite(bytes, to: path)
     }
 }
