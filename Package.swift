@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "ShopYCatalog", dependencies: ["ShopYBase"]),
         // The work, with no command line: store, network, HTTP, product sources, trends,
         // prices, widget, launch, and the services that return typed results.
-        .target(name: "ShopYCore", dependencies: ["ShopYBase", "ShopYCatalog", "CShopYShim"]),
+        // (iconv reads 11번가's EUC-KR: in glibc on Linux, libiconv on macOS.)
+        .target(name: "ShopYCore", dependencies: ["ShopYBase", "ShopYCatalog", "CShopYShim"],
+                linkerSettings: [.linkedLibrary("iconv", .when(platforms: [.macOS]))]),
         // The command line on top of the core: arguments, help, man page, completions, commands,
         // presenters, IO. The core never imports it (a back-edge does not compile).
         .target(name: "ShopYCLI", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore"]),

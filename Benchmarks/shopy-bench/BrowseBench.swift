@@ -61,7 +61,9 @@ func browseBench(runs: Int) {
 
 /// Starts the release `shopy browse` on a pty, waits for its first frame, then times each j/k
 /// from the write of the key to the arrival of the frame's bytes.
-func ptyLatency(presses: Int) -> [Double]? {
+/// `detail`: Enter opens the first row's Detail screen first (`environment` adds variables, e.g. a
+/// picture cache), and the keys are timed there, with its picture drawn.
+func ptyLatency(presses: Int, detail: Bool = false, arguments: [String] = [], environment extra: [String] = []) -> [Double]? {
     typealias IntFunction = @convention(c) (Int32) -> Int32
     typealias NameFunction = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
     guard let process = dlopen(nil, RTLD_NOW), let openpt = dlsym(process, "posix_openpt"), let grant = dlsym(process, "grantpt"),
@@ -94,9 +96,9 @@ func ptyLatency(presses: Int) -> [Double]? {
     #endif
     posix_spawnattr_init(&attributes)
     posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID
-    let argv = [shopy, "browse", "--source", "catalog", "--size", "100", "세제"]
+    let argv = [shopy, "browse", "--source", "catalog", "--size", "100"] + arguments + ["세제"]
     let cArgs = argv.map { strdup($0) } + [nil]
-    let variables: [String] = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color", "SHOPY_HOME=" + home]
+    let variables: [String] = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color", "SHOPY_HOME=" + home] + extra
     let env = variables.map { strdup($0) } + [nil]
     var pid = pid_t()
     let rc = posix_spawn(&pid, shopy, &actions, &attributes, cArgs, env)
@@ -117,9 +119,17 @@ func ptyLatency(presses: Int) -> [Double]? {
     let ready = Date().addingTimeInterval(20)
     while !screen.text.contains(" of ") && Date() < ready { _ = pull(timeout: 100) }
     while pull(timeout: 200) > 0 {}
+    if detail {
+        var enter: UInt8 = 0x0D
+        _ = write(master, &enter, 1)
+        let opened = Date().addingTimeInterval(10)
+        while !screen.text.contains("Detail ·") && Date() < opened { _ = pull(timeout: 100) }
+        while pull(timeout: 500) > 0 {}  // the picture, rendered off the loop, then placed
+    }
     var times: [Double] = []
     for i in 0..<presses {
-        var key: UInt8 = i % 2 == 0 ? 0x6A : 0x6B  // j, k
+        // j, k on a list; on Detail (whose card fits the screen) l, which likes and unlikes in turn.
+        var key: UInt8 = detail ? 0x6C : i % 2 == 0 ? 0x6A : 0x6B
         let start = DispatchTime.now().uptimeNanoseconds
         _ = write(master, &key, 1)
         guard pull(timeout: 1000) > 0 else { continue }

@@ -1,6 +1,6 @@
 // shopy-bench: the benchmarks the issues ask for, each printed side by side with its reference.
 //
-//   swift build -c release --static-swift-stdlib && .build/release/shopy-bench [search|likes|rank|all] [--runs N]
+//   swift build -c release --static-swift-stdlib && .build/release/shopy-bench [search|likes|rank|sources|…|all] [--runs N]
 //
 // (--static-swift-stdlib: shopy as Scripts/release.sh builds it, the way it is installed.)
 // It runs the release binaries beside itself (shopy, shopy-emulator) and the Python references
@@ -202,9 +202,16 @@ if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, 
     runs = max(1, n)
     arguments.removeSubrange(index...(index + 1))
 }
+// `likes --sizes 100000`: only those store sizes (default 1,000, 10,000 and 100,000).
+var likesSizes = [1_000, 10_000, 100_000]
+if let index = arguments.firstIndex(of: "--sizes"), index + 1 < arguments.count {
+    let sizes = arguments[index + 1].split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    if !sizes.isEmpty { likesSizes = sizes }
+    arguments.removeSubrange(index...(index + 1))
+}
 let which = arguments.first ?? "all"
 // The benchmarks that talk to a server need the emulator; the others only shopy.
-let needsEmulator = !["likes", "browse", "catalog", "json", "prices"].contains(which)
+let needsEmulator = !["likes", "browse", "catalog", "json", "prices", "pictures"].contains(which)
 guard FileManager.default.isExecutableFile(atPath: shopy), !needsEmulator || FileManager.default.isExecutableFile(atPath: emulatorBinary) else {
     print("shopy-bench: build the release binaries first: swift build -c release --static-swift-stdlib (\(needsEmulator ? "shopy and shopy-emulator" : "shopy"))")
     exit(1)
@@ -215,7 +222,7 @@ case "search":
     titleCleaning()
     searchProcess(runs: runs)
 case "likes":
-    likesAtScale(runs: runs)
+    likesAtScale(runs: runs, sizes: likesSizes)
 case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
@@ -228,6 +235,8 @@ case "catalog":
     catalogInstructions()
 case "json": jsonBench()
 case "prices": pricesBench(runs: min(runs, 7))
+case "pictures": pictureBench(runs: runs)
+case "sources": sourcesBench(runs: runs)
 case "all":
     titleCleaning()
     searchProcess(runs: runs)
@@ -237,6 +246,6 @@ case "all":
     jsonBench()
     pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|all] [--runs N]")
+    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N] [--sizes N,…]")
     exit(64)
 }

@@ -68,6 +68,15 @@ public struct EmulatorConfig: Sendable, Equatable {
     public var dataLabDenied: Bool = false
     /// Decimals of DataLab ratios (Naver writes 5); nil for full double precision.
     public var dataLabRatioDecimals: Int? = 5
+    /// What `/images/<productId>.png` answers instead of the item's picture (`PictureFault`).
+    public var imageFault: PictureFault? = nil
+    /// The `key` 11번가's API accepts (`--11st-key`).
+    public var elevenStreetKey: String = "emulator-11st-key"
+    /// The Coupang Partners key pair whose signatures are accepted.
+    public var coupangAccessKey: String = "emulator-coupang-access"
+    public var coupangSecretKey: String = "emulator-coupang-secret"
+    /// Coupang answers 429 past this many accepted requests in a rolling hour; off when nil.
+    public var coupangLimit: Int? = nil
     /// How long `slow` waits between body bytes. Not a command-line option: tests may shorten it.
     public var slowByteIntervalMilliseconds: Int = 500
 
@@ -156,9 +165,16 @@ public enum EmulatorCommandLine {
       --price-drift        prices walk while it runs: each time a product is served its
                            price steps -2%..+2% of the catalog's (within ±40%),
                            deterministic per productId and times served
+      --image-fault KIND   answer every item picture (/images/ID.png) with a fault:
+                             truncated, corrupt, lying-type, mislabeled, huge (1×100000),
+                             endless, slow, redirect-file, redirect-http, redirect-loop,
+                             redirect-same (each also at /images/fault/KIND)
       --log                one line per request on stderr (method, path, status, ms);
                            the key headers are never printed
       -h, --help           show this help
+
+    The items' image URLs point at the emulator: GET /images/<productId>.png is a small
+    generated PNG (a gradient and a disc in the id's colours), no keys needed.
 
     Credentials go in the X-Naver-Client-Id and X-Naver-Client-Secret headers. Control
     endpoints (no keys needed, not counted as API requests):
@@ -181,6 +197,19 @@ public enum EmulatorCommandLine {
       GET  /_emulator/datalab/reset        zero them
       POST /_emulator/datalab/<endpoint>   the ground truth: any number of series in one
                                            answer, no keys, not counted
+
+    11번가 Open API (GET /openapi/OpenApiService.tmall, apiCode=ProductSearch or ProductInfo)
+    answers XML in EUC-KR with CDATA, its errors inside a 200 (003: an unknown key), from the
+    same catalog; Coupang Partners (GET /v2/providers/affiliate_open_api/apis/openapi/v1/
+    products/search, /products/bestcategories/{id}, /products/goldbox) checks each request's
+    HMAC signature (401 for a bad, stale or reused one) and the limit rule. The same --latency,
+    --fault*, --retry-after and /_emulator/price apply; /_emulator/stats counts them under
+    "elevenst" and "coupang".
+      --11st-key K             the key 11번가's API accepts (default emulator-11st-key)
+      --coupang-access-key K   the Coupang access key accepted (default emulator-coupang-access)
+      --coupang-secret-key S   the Coupang secret key signatures are checked with
+                               (default emulator-coupang-secret)
+      --coupang-limit N        429 past N Coupang requests in a rolling hour (default off)
 
     Exit status: 0 after a signal, 64 for a bad command line, 65/66 for an items file that
     is not valid / not readable, 69 when the address cannot be bound.
@@ -280,6 +309,26 @@ public enum EmulatorCommandLine {
                     }
                     config.dataLabRatioDecimals = n
                 }
+            case "--image-fault":
+                let text = try value()
+                guard let fault = PictureFault(rawValue: text) else {
+                    throw .invalidValue(option: name, value: text, expected: PictureFault.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                config.imageFault = fault
+            case "--11st-key":
+                let key = try value()
+                guard !key.isEmpty else { throw .invalidValue(option: name, value: "", expected: "a non-empty key") }
+                config.elevenStreetKey = key
+            case "--coupang-access-key":
+                let key = try value()
+                guard !key.isEmpty else { throw .invalidValue(option: name, value: "", expected: "a non-empty access key") }
+                config.coupangAccessKey = key
+            case "--coupang-secret-key":
+                let key = try value()
+                guard !key.isEmpty else { throw .invalidValue(option: name, value: "", expected: "a non-empty secret key") }
+                config.coupangSecretKey = key
+            case "--coupang-limit":
+                config.coupangLimit = try integer(0...1_000_000, "a number of requests an hour (0 or more)")
             case "--log":
                 config.log = try flag()
             case "--price-drift":

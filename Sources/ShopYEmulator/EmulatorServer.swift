@@ -199,7 +199,7 @@ public final class EmulatorServer: Sendable {
             }
 
             let reply = api.reply(to: request)
-            if reply.isAPI && config.latencyMilliseconds > 0 {
+            if (reply.isAPI || reply.delayed) && config.latencyMilliseconds > 0 {
                 Thread.sleep(forTimeInterval: Double(config.latencyMilliseconds) / 1000)
             }
             let keepAlive = request.wantsKeepAlive && reply.delivery == .whole && !isStopped
@@ -290,6 +290,15 @@ public final class EmulatorServer: Sendable {
             markSent()
             lingeringClose(fd)
         case .drop:
+            shutdown(fd, Int32(SHUT_RDWR))
+        case .endless:
+            // No length and no end: the PNG's bytes, then zeros, as fast as the client reads.
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: \(response.contentType)\r\nConnection: close\r\n\r\n"
+            guard Socket.sendAll(fd, (Array(head.utf8) + response.body)[...]) else { return }
+            markSent()
+            let filler = [UInt8](repeating: 0, count: 64 * 1024)
+            var sent = 0
+            while sent < 64 << 20 && !isStopped && Socket.sendAll(fd, filler[...]) { sent += filler.count }
             shutdown(fd, Int32(SHUT_RDWR))
         case .slow:
             let body = response.body

@@ -191,13 +191,16 @@ struct ServerResponse: Sendable {
     var status: Int
     var headers: [(name: String, value: String)] = []
     var body: [UInt8]
+    /// What the body is: JSON for the APIs, 11번가's XML in EUC-KR, the pictures' own types for
+    /// `/images/` (`EmulatorPictures`).
+    var contentType = "application/json; charset=utf-8"
 
     /// The status line and header fields. `contentLength` defaults to the body's length; the
     /// `truncated` and `slow` faults announce the full length while sending less.
     /// `keepAlive` says whether the connection stays open for the client's next request.
     func head(contentLength: Int? = nil, keepAlive: Bool = false) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(ServerResponse.reason(for: status))\r\n"
-        text += "Content-Type: application/json; charset=utf-8\r\n"
+        text += "Content-Type: \(contentType)\r\n"
         text += "Content-Length: \(contentLength ?? body.count)\r\n"
         text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
@@ -208,6 +211,7 @@ struct ServerResponse: Sendable {
     static func reason(for status: Int) -> String {
         switch status {
         case 200: return "OK"
+        case 302: return "Found"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
         case 403: return "Forbidden"

@@ -32,6 +32,8 @@ enum Delivery: String, Sendable {
     case slow
     /// Close without a byte.
     case drop
+    /// Head without a length, then body bytes until the client goes away (64 MiB at most).
+    case endless
 }
 
 /// What the server should do with one request.
@@ -42,6 +44,8 @@ struct Reply: Sendable {
     var errorCode: String? = nil
     /// A /v1 request: delayed by `--latency`, counted in the stats, and in flight until `finish`.
     var isAPI: Bool = false
+    /// Another API's request (11번가, Coupang): delayed by `--latency` too, counted apart.
+    var delayed: Bool = false
 }
 
 /// The errors the API answers, with the exact messages Naver sends.
@@ -110,11 +114,28 @@ final class SearchAPI: Sendable {
     /// `--price-drift` and `/_emulator/price`.
     let prices: EmulatorPrices
 
+    /// 11번가's and Coupang Partners' APIs, served beside it from the same catalog.
+    let elevenStreet: ElevenStreetAPI
+    let coupang: CoupangAPI
+
     init(config: EmulatorConfig, catalog: Catalog) {
         self.config = config
         self.catalog = catalog
         self.dataLab = DataLabAPI(config: config)
-        self.prices = EmulatorPrices(drift: config.priceDrift)
+        let prices = EmulatorPrices(drift: config.priceDrift)
+        self.prices = prices
+        let state = self.state
+        // One fault budget for every API: `--fault-count N` injects N faults in all.
+        let takeFault: @Sendable (String?) -> EmulatorFault? = { subject in
+            guard let fault = config.fault, config.faultQuery == nil || config.faultQuery == subject else { return nil }
+            return state.withLock { s -> EmulatorFault? in
+                if let count = config.faultCount, s.faultsInjected >= count { return nil }
+                s.faultsInjected += 1
+                return fault
+            }
+        }
+        self.elevenStreet = ElevenStreetAPI(config: config, catalog: catalog, prices: prices, takeFault: takeFault)
+        self.coupang = CoupangAPI(config: config, catalog: catalog, prices: prices, takeFault: takeFault)
     }
 
     // MARK: - Dispatch
@@ -123,7 +144,12 @@ final class SearchAPI: Sendable {
     /// call `finish()` once the answer is sent (the in-flight count spans the sending).
     func reply(to request: ParsedRequest) -> Reply {
         let path = request.path
+        if request.method == "GET", let reply = EmulatorPictures.reply(path: path, fault: config.imageFault, host: host(of: request)) {
+            return reply
+        }
         if let reply = dataLab.reply(to: request) { return reply }
+        if let reply = elevenStreet.reply(to: request) { return reply }
+        if let reply = coupang.reply(to: request) { return reply }
         if path.hasPrefix("/_emulator/") {
             return control(request)
         }
@@ -219,11 +245,11 @@ final class SearchAPI: Sendable {
                 s.faultsInjected += 1
                 return true
             }
-            if inject { return faultReply(fault, search: search) }
+            if inject { return faultReply(fault, search: search, host: host(of: request)) }
         }
 
         // 8. The answer (7, the latency, is the server's: it applies to every /v1 answer).
-        return Reply(response: ServerResponse(status: 200, body: searchBody(search)))
+        return Reply(response: ServerResponse(status: 200, body: searchBody(search, host: host(of: request))))
     }
 
     /// Validates the parameters in the API's order: encoding, query, display, start, sort.
@@ -253,15 +279,24 @@ final class SearchAPI: Sendable {
                                       naverPayOnly: value("filter") == "naverpay", exclude: exclude))
     }
 
-    /// The 200 body: the catalog's page with `lastBuildDate` set to now.
-    private func searchBody(_ request: SearchRequest) -> [UInt8] {
+    /// The host:port a client reached the emulator at (for the items' picture URLs).
+    private func host(of request: ParsedRequest) -> String {
+        EmulatorPictures.host(of: request, fallback: SocketAddress.urlHost(config.host))
+    }
+
+    /// The 200 body: the catalog's page with `lastBuildDate` set to now, each item's picture
+    /// served by the emulator itself (`EmulatorPictures`).
+    private func searchBody(_ request: SearchRequest, host: String) -> [UInt8] {
         var response = catalog.search(request)
         prices.apply(&response)
+        for index in response.items.indices {
+            response.items[index].image = EmulatorPictures.url(for: response.items[index].productId, host: host)
+        }
         response.lastBuildDate = SearchAPI.lastBuildDate()
         return JSONWriter.serialize(response.json, pretty: false)
     }
 
-    private func faultReply(_ fault: EmulatorFault, search: SearchRequest) -> Reply {
+    private func faultReply(_ fault: EmulatorFault, search: SearchRequest, host: String) -> Reply {
         switch fault {
         case .serverError:
             return APIError.systemError.reply
@@ -274,15 +309,15 @@ final class SearchAPI: Sendable {
         case .malformed:
             // What a misbehaving proxy or a cut-and-spliced buffer looks like: the answer starts
             // as JSON, then turns into an HTML error page. Complete as HTTP, broken as JSON.
-            let real = searchBody(search)
+            let real = searchBody(search, host: host)
             let body = Array(real.prefix(48)) + Array("<html><body><h1>502 Bad Gateway</h1></body></html>\n".utf8)
             return Reply(response: ServerResponse(status: 200, body: body))
         case .truncated:
-            return Reply(response: ServerResponse(status: 200, body: searchBody(search)), delivery: .truncated)
+            return Reply(response: ServerResponse(status: 200, body: searchBody(search, host: host)), delivery: .truncated)
         case .drop:
             return Reply(response: ServerResponse(status: 200, body: []), delivery: .drop)
         case .slow:
-            return Reply(response: ServerResponse(status: 200, body: searchBody(search)), delivery: .slow)
+            return Reply(response: ServerResponse(status: 200, body: searchBody(search, host: host)), delivery: .slow)
         }
     }
 
@@ -333,6 +368,8 @@ final class SearchAPI: Sendable {
             object["faultsInjected"] = .int(s.faultsInjected)
             object["dropped"] = .int(s.dropped)
             object["connections"] = .int(s.connections)
+            object["elevenst"] = elevenStreet.counters.json
+            object["coupang"] = coupang.counters.json
             return .object(object)
         }
     }
@@ -340,6 +377,8 @@ final class SearchAPI: Sendable {
     /// A new "day": counters, quota, fault count and throttle window start from zero. Requests
     /// still in flight stay counted in `inFlight` so that it returns to zero when they end.
     func reset() {
+        elevenStreet.counters.reset()
+        coupang.reset()
         state.withLock { s in
             let inFlight = s.inFlight
             s = State()

@@ -11,6 +11,8 @@ import XCTest
 final class CompletionTests: XCTestCase {
     var home: TestHome!
     var scripts: String!
+    /// The productId liked in setUp.
+    var likedID: String!
 
     override func setUpWithError() throws {
         home = TestHome()
@@ -19,6 +21,9 @@ final class CompletionTests: XCTestCase {
         // A listing and a like for the dynamic values.
         XCTAssertEqual(try runShopy(["search", "방충망", "--size", "3", "-q"], home: home.path).status, 0)
         XCTAssertEqual(try runShopy(["like", "2"], home: home.path).status, 0)
+        // Read before the last search: 'shopy likes' is a listing of its own.
+        let likes = try runShopy(["likes", "--format", "tsv"], home: home.path)
+        likedID = try XCTUnwrap(likes.stdout.split(separator: "\t").dropFirst().first.map(String.init))
         XCTAssertEqual(try runShopy(["search", "세제 세탁", "--size", "2", "-q"], home: home.path).status, 0)
     }
 
@@ -44,11 +49,6 @@ final class CompletionTests: XCTestCase {
         return path
     }
 
-    func likedID() throws -> String {
-        let likes = try runShopy(["likes", "--format", "tsv"], home: home.path)
-        return try XCTUnwrap(likes.stdout.split(separator: "\t").dropFirst().first.map(String.init))
-    }
-
     func testBash() throws {
         let bash = try shell("bash")
         let path = try script("bash")
@@ -63,13 +63,13 @@ final class CompletionTests: XCTestCase {
               printf '%s|' "${COMPREPLY[@]}"; echo
             done
             """
-        let id = try likedID()
+        let id: String = likedID
         let lines = ["shopy con", "shopy search --sort ", "shopy search --sort=d", "shopy like ", "shopy config set ",
                      "shopy config set color n", "shopy unlike --id ", "shopy search 세제", "shopy popular --section 세", "shopy completions f"]
         let result = try runProcess(bash, ["-c", driver, "driver", path] + lines, environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdoutLines, [
-            "config|", "sim|date|asc|dsc|", "date|dsc|", "1|2|", "source|size|sort|format|color|quiet|rate|timeout|catalog.record|", "never|", "\(id)|",
+            "config|", "sim|date|asc|dsc|", "date|dsc|", "1|2|", "source|size|sort|format|color|quiet|rate|timeout|images|coupang-per-hour|catalog.record|", "never|", "\(id)|",
             "세제\\ 세탁|", "세제|세제\\ 세탁|", "fish|",
         ])
         // Files for likes export.
@@ -82,7 +82,7 @@ final class CompletionTests: XCTestCase {
         let path = try script("zsh")
         XCTAssertEqual(try runProcess(zsh, ["-n", path]).status, 0, "zsh -n")
         guard try runProcess(zsh, ["-fc", "zmodload zsh/zpty"]).status == 0 else { throw XCTSkip("zsh has no zpty module") }
-        let id = try likedID()
+        let id: String = likedID
         for (typed, expected) in [("shopy con", "shopy config "), ("shopy config set color al", "shopy config set color always "),
                                   ("shopy unlike --id \(id.prefix(6))", "shopy unlike --id \(id) "), ("shopy search --si", "shopy search --size "), ("shopy search --so", "shopy search --so"),
                                   ("shopy help lik", "shopy help like")] {
@@ -123,7 +123,7 @@ final class CompletionTests: XCTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.contains("\t") && $0.count > 4 }, "with titles: \(rows)")
         XCTAssertEqual(try complete("shopy likes --format j"), ["json\tformat", "jsonl\tformat"])
         XCTAssertEqual(try complete("shopy config get ti"), ["timeout\t" + (ConfigKey.all.first { $0.name == "timeout" }?.help ?? "")])
-        let id = try likedID()
+        let id: String = likedID
         XCTAssertEqual(try complete("shopy rank 방충망 --product ").first?.hasPrefix(id + "\t"), true)
     }
 }

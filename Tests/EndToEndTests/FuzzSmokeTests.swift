@@ -1,6 +1,6 @@
 // A short, bounded run of the libFuzzer target (Fuzz/run.sh): the answer decoder, the title
 // cleaner and the listing arithmetic under a few seconds of generated input. Longer runs:
-// `Fuzz/run.sh 600` (README, Development).
+// `Fuzz/run.sh 600` (docs/architecture.md).
 
 import Foundation
 import XCTest

@@ -35,7 +35,9 @@ final class NetworkNamespaceTests: XCTestCase {
     func testStatusIsOfflineWithOnlyLoopbackAndOnlineWithARoute() throws {
         let offline = try namespace.shopy(["status", "--no-probe"])
         XCTAssertEqual(offline.status, 69, offline.stdout + offline.stderr)
-        XCTAssertEqual(offline.stdout, "offline · no interface with a default route\n")
+        // The status line, then one line a source.
+        XCTAssertEqual(offline.stdoutLines.first, "offline · no interface with a default route")
+        XCTAssertEqual(offline.stdoutLines.count, 1 + SourceKind.allCases.count)
         XCTAssertEqual(offline.stderr, "")
 
         let json = try JSONParser.parse(try namespace.shopy(["status", "--no-probe", "--format", "json"]).stdout)
@@ -46,7 +48,7 @@ final class NetworkNamespaceTests: XCTestCase {
         try namespace.connect()
         let online = try namespace.shopy(["status", "--no-probe"])
         XCTAssertEqual(online.status, 0, online.stdout + online.stderr)
-        XCTAssertEqual(online.stdout, "path ok · ethernet \(namespace.inside)\n", "--no-probe says what it knows")
+        XCTAssertEqual(online.stdoutLines.first, "path ok · ethernet \(namespace.inside)", "--no-probe says what it knows")
 
         // An address but no default route is still offline, and says why.
         try namespace.ip("route", "del", "default")

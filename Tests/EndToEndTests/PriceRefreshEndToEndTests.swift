@@ -163,6 +163,8 @@ final class PriceRefreshEndToEndTests: XCTestCase {
         defer { emulator.stop() }
         let likes = try likeThree(emulator)
         try setPrice(emulator, likes[0].id, "10")
+        // 'shopy likes' (in likeThree) is a listing of its own: the search's rows again.
+        XCTAssertEqual(try shopy(["search", "방충망"], emulator).status, 0)
         nonisolated(unsafe) var refresh: RunResult?
         let done = DispatchSemaphore(value: 0)
         let environment = emulator.environment, path = home.path

@@ -79,7 +79,8 @@ final class SearchEndToEndTests: XCTestCase {
         let items = try XCTUnwrap(json["items"]?.arrayValue)
         XCTAssertEqual(items.count, 3)
         XCTAssertEqual(items[0].objectValue?.keys,
-                       ["rank", "productId", "title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image", "liked"])
+                       ["rank", "productId", "title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image", "source", "liked"])
+        XCTAssertEqual(items[0]["source"], .string("naver"))
         XCTAssertEqual(items.map { $0["rank"]?.intValue }, [1, 2, 3])
         let prices = items.compactMap { $0["price"]?.intValue }
         XCTAssertEqual(prices, prices.sorted(), "asc sorts by price")

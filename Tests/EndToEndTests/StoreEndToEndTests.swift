@@ -207,6 +207,8 @@ final class StoreEndToEndTests: XCTestCase {
         let snapshot = try XCTUnwrap(try likes().first)
         XCTAssertEqual(snapshot["productId"]?.stringValue, other)
         XCTAssertFalse(snapshot["title"]?.stringValue?.isEmpty ?? true, "the snapshot comes from the catalog")
+        // 'shopy likes' (in likes()) is a listing of its own: the search's rows again.
+        XCTAssertEqual(try search("방충망").compactMap { $0["productId"]?.stringValue }, listed)
         // A short id needs --id; without it, it is a row.
         assertErrorReport(try shopy(["like", "1234"]), status: 64, contains: ["row 1234", "search 방충망"])
         assertErrorReport(try shopy(["like", "--id", "1234"]), status: 64, contains: ["1234"])
@@ -240,7 +242,6 @@ final class StoreEndToEndTests: XCTestCase {
         let stored = try storedLikes()
         XCTAssertEqual(stored.count, 32)
         XCTAssertEqual(Set(stored.compactMap { $0["productId"]?.stringValue }), Set(ids))
-        XCTAssertEqual(Set(try likedIDs()), Set(ids))
         XCTAssertEqual(names(in: home).filter { $0.contains(".tmp-") }, [], "no temporary file left")
         let doctor = try ok(["doctor"])
         for name in ["likes.json", "state.json", "preferences.json"] {
@@ -251,6 +252,8 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
                        ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing"],
                        "no search was made, no like refreshed")
+        // After doctor: 'shopy likes' saves its rows in state.json.
+        XCTAssertEqual(Set(try likedIDs()), Set(ids))
     }
 
     // MARK: - Killed mid-write

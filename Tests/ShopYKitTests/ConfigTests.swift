@@ -189,7 +189,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(out.contains(esc), "config color always")
         out = await table([], ["NO_COLOR": ""])
         XCTAssertFalse(out.contains(esc), "NO_COLOR beats config")
-        let bad = await home.run(["search", "생활", "--color", "blue"])
+        // A near miss of a mode is refused; a word that is not (`--color blue`) is a search word
+        // after a bare --color (BareColorOptionTests).
+        let bad = await home.run(["search", "생활", "--color", "nevr"])
         XCTAssertEqual(bad.code, 64)
         XCTAssertTrue(bad.stderr.contains("auto, always, never"), bad.stderr)
     }

@@ -9,17 +9,17 @@ import XCTest
 @testable import ShopYBase
 
 final class ConventionFixesTests: XCTestCase {
-    func testLikesTableHasNoRowNumbers() async throws {
+    func testLikesTableNumbersItsRowsLikeEveryListing() async throws {
         let home = Home()
         _ = await home.run(["search", "방충망", "--size", "3"])
         _ = await home.run(["like", "1", "3"])
         let run = await home.run(["likes", "--format", "table"], environment: ["COLUMNS": "100"])
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first?.split(separator: " ").first, "ID", "no # column: \(lines)")
-        for line in lines.dropFirst().dropLast() {
-            XCTAssertTrue(line.first?.isNumber == true && line.prefix(while: { $0 != " " }).count >= 8, "a productId leads each row: \(line)")
+        XCTAssertEqual(lines.first?.split(separator: " ").prefix(2), ["#", "ID"], "a # column, then the id: \(lines)")
+        for (row, line) in lines.dropFirst().dropLast().enumerated() {
+            XCTAssertTrue(line.hasPrefix("\(row + 1) "), "row \(row + 1) is numbered: \(line)")
         }
-        XCTAssertTrue(lines.last?.contains("--id") ?? false, lines.last ?? "")
+        XCTAssertTrue(lines.last?.contains("ROW") ?? false, lines.last ?? "")
         XCTAssertEqual(Render.table([ListedItem(rank: 1, product: Product(productId: "1", title: "t"))], columns: 40, color: false, showRank: false)[0].hasPrefix("PRICE"), true)
     }
 
@@ -117,7 +117,7 @@ final class ConventionFixesTests: XCTestCase {
 
     func testHelpTellsTheTruth() async {
         let rank = await Home().run(["help", "rank"], environment: ["COLUMNS": "300"])
-        XCTAssertTrue(rank.stdout.contains("Give up a request after this many seconds"), "rank's --timeout is per request, as README says")
+        XCTAssertTrue(rank.stdout.contains("Give up a request after this many seconds"), "rank's --timeout is per request, as docs/guide.md says")
         XCTAssertFalse(rank.stdout.contains("in all, retries included"))
         let popular = await Home().run(["help", "popular"], environment: ["COLUMNS": "300"])
         XCTAssertTrue(popular.stdout.contains("Give up a request after"), popular.stdout)

@@ -128,7 +128,7 @@ final class GoldenTests: XCTestCase {
             ["search"], ["search", "x", "--size", "0"], ["search", "x", "--size", "abc"], ["search", "x", "--sort", "price"],
             ["search", "x", "--sot", "asc"], ["search", "x", "--page", "0"], ["search", "x", "--json", "--format", "csv"],
             ["search", "x", "--format", "xml"], ["search", "x", "--source", "web"], ["search", "x", "--source", "naver"],
-            ["search", "x", "--timeout", "0"], ["search", "x", "--exclude", "new"], ["search", "x", "--color", "sometimes"],
+            ["search", "x", "--timeout", "0"], ["search", "x", "--exclude", "new"], ["search", "x", "--color=sometimes"],
             ["popular", "--size", "101"], ["popular", "--save"], ["popular", "--reset", "--section", "x"],
             ["rank"], ["rank", "x"], ["rank", "x", "--mall", "m", "--depth", "0"], ["rank", "x", "--mall", "m", "--rate", "1000"],
             ["like"], ["like", "99"], ["like", "1.5"], ["unlike"], ["unlike", "12345"], ["likes", "export"], ["likes", "importx"],

@@ -84,12 +84,11 @@ extension LikesJournalTests {
         }
         // One that names this very snapshot but lists the wrong ids: doctor finds it, --repair
         // rebuilds it.
-        let lines = String(decoding: good, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        // (Its checksum recomputed: a body that fails the header's CRC is merely stale.)
-        let body = lines.dropFirst(2).joined(separator: "\n")
-        let header = String(lines[0]).replacingOccurrences(of: #""crc":"[0-9a-f]{8}""#, with: "\"crc\":\"\(CRC32.hex(CRC32.checksum(Array(body.utf8)[...])))\"", options: .regularExpression)
-        let wrong = header + "\n" + body
-        _ = FileManager.default.createFile(atPath: files.index, contents: Data(wrong.utf8))
+        // (Built whole, its links sound: one with a line merely cut out is broken, hence stale.)
+        let parsed = try XCTUnwrap(LikesIndex.parse(good))
+        let entries = LikesCommit.entries(try LikesBase.load(files).snapshot().elements)
+        let wrong = LikesIndex.build(Array(entries.dropFirst()), key: parsed.key, seen: parsed.seen)
+        _ = FileManager.default.createFile(atPath: files.index, contents: Data(wrong))
         let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
         XCTAssertEqual(doctor.checkLikes(files)[2].status, "mismatched")
         let repair = try DoctorCommand(try ArgumentParser.parse(["--repair"], for: DoctorCommand.spec, commandPath: "doctor"))

@@ -98,9 +98,10 @@ final class LikesJournalTests: XCTestCase {
         for (i, id) in ids.enumerated() { entries.append(LikesIndex.Entry(id: id, offset: i * 10, length: 9)) }
         var info = stat()
         XCTAssertEqual(stat(directory, &info), 0)
-        let identity = SnapshotIdentity(generation: "ab12", info: info)
-        let index = try XCTUnwrap(LikesIndex.parse(LikesIndex.build(entries.shuffled(), identity: identity)))
-        XCTAssertEqual(index.identity, identity)
+        let key = SnapshotKey(generation: "ab12", size: 5_000, crc: 0x1234_5678)
+        let index = try XCTUnwrap(LikesIndex.parse(LikesIndex.build(entries.shuffled(), key: key, seen: SnapshotSeen(info))))
+        XCTAssertEqual(index.key, key)
+        XCTAssertEqual(index.seen, SnapshotSeen(info))
         XCTAssertEqual(index.count, 500)
         for (i, id) in ids.enumerated() {
             XCTAssertEqual(index.lookup(id)?.offset, i * 10, id)

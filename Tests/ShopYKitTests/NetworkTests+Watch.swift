@@ -247,7 +247,10 @@ extension NetworkTests {
         let text = await Shell.run(["status", "--no-probe"])
         XCTAssertEqual(text.code, run.code)
         XCTAssertTrue(text.stdout.hasPrefix(expected.isSatisfied ? "path ok · " : "offline · "), text.stdout)
-        XCTAssertEqual(text.stdout.split(separator: "\n").count, 1)
+        // The status line, then one line a source (naver, 11st, coupang, catalog) with its keys.
+        let lines = text.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1 + SourceKind.allCases.count, text.stdout)
+        XCTAssertEqual(lines.dropFirst().map { String($0.prefix(14)) }, ["source naver  ", "source 11st   ", "source coupang", "source catalog"])
     }
 
     func testStatusUsageErrors() async {

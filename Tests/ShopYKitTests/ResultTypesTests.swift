@@ -195,8 +195,9 @@ final class ResultTypesTests: StoreDirectoryTestCase {
             XCTAssertEqual(items.count, 2, "\(arguments)")
             for item in items {
                 guard case .object(let o) = item else { return XCTFail("not an object") }
-                XCTAssertEqual(Array(o.keys.suffix(5)), ["likedAt", "likedPrice", "change", "lowest", "refreshedAt"], "\(arguments)")
+                XCTAssertEqual(Array(o.keys.suffix(6)), ["likedAt", "likedPrice", "change", "lowest", "highest", "refreshedAt"], "\(arguments)")
                 XCTAssertEqual(o["lowest"], .null)
+                XCTAssertEqual(o["highest"], .null)
                 XCTAssertEqual(o["refreshedAt"], .null)
                 XCTAssertEqual(o["change"], .number("0.0000"), "liked at the listed price")
             }

@@ -214,8 +214,11 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(items(envelope).count, 3)
         for item in items(envelope) {
             // The schema's keys in order; search knows the likes, so "liked" follows.
+            // A listing's items say where they were found (Coupang's also carry rocket and freeShipping).
             XCTAssertEqual(item.objectValue?.keys,
-                           ["rank", "productId", "title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image", "liked"])
+                           ["rank", "productId", "title", "price", "highPrice", "mall", "brand", "maker", "categories", "productType", "link", "image",
+                            "source", "liked"])
+            XCTAssertEqual(item["source"], .string("catalog"))
             XCTAssertEqual(item["liked"], .bool(false), "nothing is liked in a fresh store")
             XCTAssertFalse(item["title"]?.stringValue?.contains("<b>") ?? true)
             XCTAssertFalse(item["link"]?.stringValue?.contains("\\/") ?? true)
@@ -264,8 +267,9 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(csv.code, 0)
         XCTAssertEqual(csv.stdout.components(separatedBy: "\r\n").count, 1 + 4 + 1)
         XCTAssertTrue(csv.stdout.hasPrefix(Render.csvHeader.joined(separator: ",")), csv.stdout)
-        XCTAssertTrue(csv.stdout.components(separatedBy: "\r\n")[0] == Render.csvHeader.joined(separator: ",")
-                      || csv.stdout.components(separatedBy: "\r\n")[0] == (Render.csvHeader + ["liked"]).joined(separator: ","))
+        // A listing's rows end with their source.
+        XCTAssertTrue(csv.stdout.components(separatedBy: "\r\n")[0] == (Render.csvHeader + ["source"]).joined(separator: ",")
+                      || csv.stdout.components(separatedBy: "\r\n")[0] == (Render.csvHeader + ["liked", "source"]).joined(separator: ","))
 
         let jsonl = await search(["방충망", "--format", "jsonl", "--size", "4"])
         XCTAssertEqual(jsonl.code, 0)

@@ -1,7 +1,7 @@
 // Tests for issue 12's parser, config and doctor findings: a bad SHOPY_* value never beats the
 // command line and never stops config or doctor (they report it); doctor counts the journal's
 // changes and transactions; paths from the environment reach the terminal cleaned; the
-// environment and files table covers every variable the sources read and README lists it.
+// environment and files table covers every variable the sources read and docs/ lists it.
 
 import Foundation
 import XCTest
@@ -176,20 +176,26 @@ final class SettingsDiagnosticsTests: XCTestCase {
         for variable in ["NAVER_API_HUB_KEY_ID", "NAVER_API_HUB_KEY", "SHOPY_DATALAB_BASE"] { XCTAssertTrue(names.contains(variable), variable) }
     }
 
-    func testManPageAndReadmeListTheWholeTable() async throws {
+    func testManPageAndDocsListTheWholeTable() async throws {
         let page = await Shell.run(["help", "--man"]).stdout
         let environment = try XCTUnwrap(page.components(separatedBy: ".SH ENVIRONMENT\n").last?.components(separatedBy: ".SH FILES").first)
         let files = try XCTUnwrap(page.components(separatedBy: ".SH FILES\n").last?.components(separatedBy: ".SH EXIT STATUS").first)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let readmeEnvironment = try XCTUnwrap(readme.components(separatedBy: "\n## Environment\n").last?.components(separatedBy: "\n## ").first)
-        let readmeFiles = try XCTUnwrap(readme.components(separatedBy: "\n## Files\n").last?.components(separatedBy: "\n## ").first)
+        // The user docs: the variables in docs/environment.md, the files in docs/files.md.
+        func section(_ heading: String, of path: String) throws -> String {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let parts = text.components(separatedBy: "\n## \(heading)\n")
+            XCTAssertEqual(parts.count, 2, "\(path) has one '## \(heading)' section")
+            return try XCTUnwrap(parts.last?.components(separatedBy: "\n## ").first)
+        }
+        let docsEnvironment = try section("Variables", of: "docs/environment.md")
+        let docsFiles = try section("The files", of: "docs/files.md")
         for row in EnvironmentTable.variables {
             XCTAssertTrue(environment.contains(".TP\n" + ManPage.text(row.label) + "\n"), row.label)
-            for name in row.names { XCTAssertTrue(readmeEnvironment.contains("`\(name)`"), "README's Environment lacks \(name)") }
+            for name in row.names { XCTAssertTrue(docsEnvironment.contains("`\(name)`"), "docs/environment.md's Variables lacks \(name)") }
         }
         for row in EnvironmentTable.files {
             XCTAssertTrue(files.contains(ManPage.text(row.label) + "\n"), row.label)
-            for name in row.names { XCTAssertTrue(readmeFiles.contains("`\(name)`"), "README's Files lacks \(name)") }
+            for name in row.names { XCTAssertTrue(docsFiles.contains("`\(name)`"), "docs/files.md's files lack \(name)") }
         }
     }
 }

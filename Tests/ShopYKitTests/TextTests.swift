@@ -4,7 +4,7 @@
 // `swift test -c release -Xswiftc -enable-testing --filter TextTests.testTitleCleanerThroughput`):
 //   API-style titles with <b>…</b> and an entity (60–90 chars, Korean): ~10.7–11.2 million titles/s
 //   already-clean titles (fast path, input returned as is):             ~31 million titles/s
-// (shopy-bench compares the cleaner with Python's html.unescape(re.sub(...)); see README.)
+// (shopy-bench compares the cleaner with Python's html.unescape(re.sub(...)); see docs/performance.md.)
 // The test only prints these; it asserts nothing about speed, so it cannot fail on a slow CI.
 
 import XCTest

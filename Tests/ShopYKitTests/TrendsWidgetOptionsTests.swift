@@ -153,7 +153,7 @@ final class TrendsWidgetOptionsTests: XCTestCase {
             (["widget", "configure", "--show", " , "], "shopy: --show needs option ids"),
             (["browse", "--size", "0"], "shopy: invalid --size 0: must be from 1 to 100"),
             (["browse", "--sort", "cheap"], "shopy: invalid --sort 'cheap'; valid values: sim, date, asc, dsc"),
-            (["browse", "--source", "nope"], "shopy: invalid --source 'nope'; valid values: naver, catalog"),
+            (["browse", "--source", "nope"], "shopy: invalid --source 'nope'; valid values: naver, 11st, coupang, catalog, all, or a comma list of sources"),
         ] {
             let run = await Shell.run(arguments)
             XCTAssertEqual(run.code, 64, "\(arguments)")

@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <pthread.h>
 #include "CShopYCurl.h"
+#include "CShopYImage.h"
+#include "CShopYCrypto.h"
+#include "CShopYSignals.h"
 
 #ifdef __linux__
 #include <sys/socket.h>

@@ -314,6 +314,27 @@ public final class FileLock {
         self.fd = fd
     }
 
+    /// The lock if it is free at once (for upkeep a reader may skip), else nil: never waits.
+    public init?(attempting path: String) {
+        FileLock.registry.lock()
+        let lock = FileLock.processLocks[path] ?? NSLock()
+        FileLock.processLocks[path] = lock
+        FileLock.registry.unlock()
+        guard lock.try() else { return nil }
+        guard let fd = try? FileIO.openStoreFile(path, flags: O_RDWR | O_CREAT)?.fd else {
+            lock.unlock()
+            return nil
+        }
+        _ = fchmod(fd, 0o600)
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            lock.unlock()
+            return nil
+        }
+        processLock = lock
+        self.fd = fd
+    }
+
     /// Releases the lock (closing the descriptor drops the flock).
     public func release() {
         close(fd)

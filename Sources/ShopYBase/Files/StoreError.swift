@@ -19,6 +19,9 @@ public enum StoreError: ShopyError, Equatable {
     case notFound(String)
     /// A file the user named (for `likes import` or `export`) that cannot be used: a FIFO, a device…
     case unusableTarget(path: String, problem: String)
+    /// A value that shopy's own reader would refuse (or read differently) once written: it is
+    /// not written, so that one bad value never locks the user out of a file.
+    case unstorable(path: String, problem: String)
 
     public var message: String {
         switch self {
@@ -30,6 +33,7 @@ public enum StoreError: ShopyError, Equatable {
         case .notFound(let what): return what
         case .unusableTarget(let path, let problem): return "cannot use \(path): \(problem)"
         case .unsafeFile(let path, let kind): return "\(path) is \(kind), not a regular file: shopy neither follows nor uses it"
+        case .unstorable(let path, let problem): return "cannot store in \(path): \(problem)"
         }
     }
 
@@ -37,7 +41,7 @@ public enum StoreError: ShopyError, Equatable {
         switch self {
         case .damaged: return "the file was left unchanged; 'shopy doctor' shows the state, 'shopy doctor --repair' moves it aside"
         case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
-        case .invalidImport: return "nothing was changed"
+        case .invalidImport, .unstorable: return "nothing was changed"
         case .unsafeFile(let path, let kind):
             if kind == "a symbolic link" { return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)" }
             return "'shopy doctor --repair' moves it aside (a lock is removed)"

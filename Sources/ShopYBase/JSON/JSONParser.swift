@@ -6,8 +6,8 @@ public struct JSONParser {
     @usableFromInline package var index: Int
     var depth = 0
     /// When false, `skipValue` does not check that strings are valid UTF-8: for callers that
-    /// validated the whole buffer at once with `JSONParser.isValidUTF8`, which is much faster
-    /// than checking string by string.
+    /// validated the whole buffer at once with `JSONParser.isValidUTF8` (one pass over the
+    /// bytes instead of one per string).
     public var validatesUTF8 = true
     static let maxDepth = 512
 

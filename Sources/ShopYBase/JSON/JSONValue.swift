@@ -1,8 +1,8 @@
 /// A JSON document as a tree. Numbers keep their text so that large integers (product ids) and
 /// decimals survive unchanged; objects keep their key order so that what we write stays stable.
 ///
-/// Foundation's JSON on Linux is slow (Codable on a 5 MB store takes about 100 ms to decode and
-/// as much again to encode), so shopy parses and writes JSON with this small byte-level codec.
+/// Foundation's JSON on Linux is slow on files the size of a large store, so shopy parses and
+/// writes JSON with this small byte-level codec.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)

@@ -12,10 +12,15 @@ public struct Product: Equatable, Sendable, Codable {
     public var productType: Int?
     public var link: String?
     public var image: String?
+    /// Where a listing found it (nil for a stored like: its id's namespace says, `ProductID`).
+    public var source: SourceKind?
+    /// Coupang's rocket delivery and free shipping flags (nil elsewhere, and never stored).
+    public var rocket: Bool?
+    public var freeShipping: Bool?
 
     public init(productId: String, title: String, price: Int? = nil, highPrice: Int? = nil, mall: String? = nil,
                 brand: String? = nil, maker: String? = nil, categories: [String] = [], productType: Int? = nil,
-                link: String? = nil, image: String? = nil) {
+                link: String? = nil, image: String? = nil, source: SourceKind? = nil, rocket: Bool? = nil, freeShipping: Bool? = nil) {
         self.productId = productId
         self.title = title
         self.price = price
@@ -27,12 +32,31 @@ public struct Product: Equatable, Sendable, Codable {
         self.productType = productType
         self.link = link
         self.image = image
+        self.source = source
+        self.rocket = rocket
+        self.freeShipping = freeShipping
     }
 }
 
-/// Where a listing came from.
-public enum SourceKind: String, Sendable, CaseIterable {
-    case naver, catalog
+/// Where a listing came from: the Naver contract, 11번가's and Coupang Partners' Open APIs, or
+/// the offline catalog (`ProductSources/SourceKind+Names.swift` has their names and keys).
+public enum SourceKind: String, Sendable, CaseIterable, Codable {
+    case naver, elevenst = "11st", coupang, catalog
+}
+
+/// A source of a merged listing that failed, and why (the others were still listed).
+public struct SourceFailure: Sendable, Equatable {
+    public var source: SourceKind
+    public var error: any Error
+
+    public init(source: SourceKind, error: any Error) {
+        self.source = source
+        self.error = error
+    }
+
+    public static func == (a: SourceFailure, b: SourceFailure) -> Bool {
+        a.source == b.source && String(describing: a.error) == String(describing: b.error)
+    }
 }
 
 /// One page of search results, ranked.
@@ -46,9 +70,13 @@ public struct SearchPage: Equatable, Sendable {
     public var items: [Product]
     /// Items of the answer the mapper left out (no usable productId): `--verbose` says how many.
     public var dropped: Int
+    /// The sources asked (`source` is the first): several for a merged listing (`SourceMerge`).
+    public var sources: [SourceKind]
+    /// The sources of a merged listing that failed, each with its error (the others answered).
+    public var failures: [SourceFailure]
 
     public init(query: String, sort: SortOrder, source: SourceKind, total: Int, start: Int, display: Int, items: [Product],
-                dropped: Int = 0) {
+                dropped: Int = 0, sources: [SourceKind]? = nil, failures: [SourceFailure] = []) {
         self.query = query
         self.sort = sort
         self.source = source
@@ -57,6 +85,8 @@ public struct SearchPage: Equatable, Sendable {
         self.display = display
         self.items = items
         self.dropped = dropped
+        self.sources = sources ?? [source]
+        self.failures = failures
     }
 
     /// The absolute rank of `items[index]`; saturates instead of trapping (answers are checked
@@ -67,7 +97,7 @@ public struct SearchPage: Equatable, Sendable {
 /// The one place where wire items become products.
 ///
 /// Every text field is bounded (`FieldLimits`) before anything is listed or stored, and an item
-/// without a usable productId (`ProductID.usable`) is left out of a page: the store would call
+/// without a usable productId (`ProductID.digits`: Naver's are bare digits) is left out of a page: the store would call
 /// such an id damage.
 public enum ProductMapper {
     public static func product(from item: WireItem) -> Product {
@@ -80,7 +110,7 @@ public enum ProductMapper {
             brand: text(item.brand),
             maker: text(item.maker),
             categories: [item.category1, item.category2, item.category3, item.category4].compactMap(text),
-            productType: item.productType.flatMap { Int($0.trimmingASCIIWhitespace()) },
+            productType: count(item.productType),
             link: plain(item.link),
             image: plain(item.image)
         )
@@ -90,7 +120,7 @@ public enum ProductMapper {
     public static func page(from response: WireSearchResponse, query: String, sort: SortOrder, source: SourceKind) -> SearchPage {
         var products: [Product] = []
         products.reserveCapacity(response.items.count)
-        for item in response.items where ProductID.usable(item.productId) != nil {
+        for item in response.items where ProductID.digits(item.productId) != nil {
             products.append(product(from: item))
         }
         return SearchPage(query: query, sort: sort, source: source, total: response.total, start: response.start,
@@ -100,6 +130,13 @@ public enum ProductMapper {
     /// "0", "" and anything that is not a positive integer mean unknown.
     static func price(_ text: String?) -> Int? {
         guard let text, let value = Int(text.trimmingASCIIWhitespace()), value > 0 else { return nil }
+        return value
+    }
+
+    /// The product type (Naver's are 1 to 12): a negative or non-integer one means unknown, as the
+    /// store reads no negative number.
+    static func count(_ text: String?) -> Int? {
+        guard let text, let value = Int(text.trimmingASCIIWhitespace()), value >= 0 else { return nil }
         return value
     }
 

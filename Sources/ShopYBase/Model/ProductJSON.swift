@@ -1,4 +1,4 @@
-/// The JSON form of a product: the schema README documents, for listings and for the stored likes.
+/// The JSON form of a product: the schema docs/json.md documents, for listings and for the stored likes.
 public enum ProductJSON {
     /// The product's members in the schema's order: productId … image. Likes are stored in the
     /// same shape.

@@ -1,4 +1,5 @@
-/// shopy's exit codes (sysexits.h where one fits). README lists them; scripts depend on them.
+/// shopy's exit codes (sysexits.h where one fits). docs/environment.md and the man page list
+/// them; scripts depend on them.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     case ok = 0
     case failure = 1

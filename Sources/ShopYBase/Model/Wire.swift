@@ -87,6 +87,26 @@ public struct WireItem: Equatable, Sendable {
         self.category4 = try text("category4")
     }
 
+    /// One item of a search answer. An item without a usable productId (no key, null, empty, not
+    /// text, or not an object at all) decodes to a stand-in with an empty productId: the mapper
+    /// leaves it out of the page and counts it (`SearchPage.dropped`), so that one such item
+    /// never makes the whole answer fail. It still counts against `display`. Any other damage
+    /// in an item that has an id is still an error.
+    init(answerItem json: JSONValue, index: Int) throws(WireDecodingError) {
+        guard case .object(let object) = json else {
+            self.init(title: "", productId: "")
+            return
+        }
+        switch object["productId"] {
+        case .string(let id)? where !id.isEmpty: break
+        case .number?: break
+        default:
+            self.init(title: "", productId: "")
+            return
+        }
+        try self.init(json: json, index: index)
+    }
+
     /// The item as the API writes it (every field a string, as on the wire today).
     public var json: JSONValue {
         var object = JSONObject()
@@ -151,7 +171,7 @@ public struct WireSearchResponse: Equatable, Sendable {
         guard case .array(let array) = itemsValue else { throw WireDecodingError("\"items\" is \(itemsValue.kindName), not an array") }
         var items: [WireItem] = []
         items.reserveCapacity(array.count)
-        for (i, element) in array.enumerated() { items.append(try WireItem(json: element, index: i)) }
+        for (i, element) in array.enumerated() { items.append(try WireItem(answerItem: element, index: i)) }
         self.items = items
         self.total = try int("total", default: nil)
         self.start = try int("start", default: 1)

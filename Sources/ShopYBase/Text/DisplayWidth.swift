@@ -90,6 +90,23 @@ public enum DisplayWidth {
         return ellipsis ? prefix + "…" : prefix
     }
 
+    /// The longest suffix (whole Characters only) whose width is <= `width`: what stays in view
+    /// of a line typed at its end. One walk back from the end, which stops at the first
+    /// Character that does not fit: it costs what it keeps, however long the text (a 48 KB
+    /// paste in browse's prompt). A wide Character that does not fit is left out whole.
+    public static func suffix(_ string: String, toWidth width: Int) -> Substring {
+        var used = 0
+        var start = string.endIndex
+        while start > string.startIndex {
+            let before = string.index(before: start)
+            let w = of(string[before])
+            if used + w > width { break }
+            used += w
+            start = before
+        }
+        return string[start...]
+    }
+
     /// Pads with spaces on the right (or left when `alignRight`) to exactly `width` columns;
     /// truncates first (with ellipsis) when wider.
     public static func pad(_ string: String, toWidth width: Int, alignRight: Bool = false) -> String {

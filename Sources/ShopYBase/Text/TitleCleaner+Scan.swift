@@ -16,7 +16,7 @@ extension TitleCleaner {
             let raw = UnsafeRawPointer(p)
             let a = raw.loadUnaligned(fromByteOffset: offset, as: V.self)
             // Compare with vectors, not scalars: the vector-to-scalar forms of these operators
-            // build their masks lane by lane (about 20 times slower here).
+            // build their masks lane by lane.
             var m = a .== V(repeating: lt)
             if !onlyTags {
                 let b = raw.loadUnaligned(fromByteOffset: offset + 1, as: V.self)

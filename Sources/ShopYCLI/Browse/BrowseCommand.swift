@@ -12,9 +12,9 @@ public struct BrowseCommand: Command {
     public static let spec = CommandSpec(
         name: "browse",
         abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
-        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
+        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; Ctrl-Z suspends (fg resumes); ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
         arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
-        options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec, timeoutOption.spec],
+        options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec, timeoutOption.spec, PictureSetup.images.spec],
         examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])
 
     /// Search's own declarations: the same values, the same checks; only the help of --sort differs.
@@ -25,8 +25,9 @@ public struct BrowseCommand: Command {
     public var query: String?
     public var sort: ShopYBase.SortOrder
     public var size: Int
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
+    public var images: ImagesMode
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         let joined = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
@@ -36,6 +37,7 @@ public struct BrowseCommand: Command {
         size = try Self.sizeOption.read(parsed)
         source = try SharedOptions.source.read(parsed)
         timeout = try Self.timeoutOption.read(parsed)
+        images = try PictureSetup.images.read(parsed)
     }
 
     public func run(_ context: Context) async throws -> ExitCode {
@@ -50,9 +52,14 @@ public struct BrowseCommand: Command {
         let terminal = BrowseTerminal(modes: modes, color: context.io.colorEnabled(terminal: true))
         let services = try LiveBrowseServices(context: quiet, source: source, timeout: timeout, terminalWrite: { [terminal] in terminal.writeRaw($0) })
         services.withTerminalReleased = { [terminal] body in terminal.released(body) }
-        let initial = BrowseState(source: services.sourceKind, tab: query == nil ? .home : .search, query: query, sort: sort, size: size)
+        var initial = BrowseState(source: services.sourceKind, tab: query == nil ? .home : .search, query: query, sort: sort, size: size)
+        initial.graphics = PictureSetup.choice(images, context: context, terminal: true)
+        if case .success(let choice) = initial.graphics {
+            terminal.drawPictures(choice, environment: context.io.environment, cell: PictureSetup.window(context.io).cell)
+        }
+        let start = initial
         let status: Int32 = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: terminal.run(initial: initial, services: services)) }
+            let thread = Thread { continuation.resume(returning: terminal.run(initial: start, services: services)) }
             thread.name = "shopy.browse"
             thread.start()
         }

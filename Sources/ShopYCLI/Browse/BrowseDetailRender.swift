@@ -12,44 +12,25 @@ enum BrowseDetailRender {
         return "\(type) — \(group), \(kind)"
     }
 
+    /// The card (`ProductCard`, shared with `shopy show`) with browse's keys.
     static func lines(_ detail: DetailState, _ s: BrowseState, width: Int) -> [(String, CellStyle)] {
-        let p = detail.product
-        var out: [(String, CellStyle)] = []
-        for line in BrowseRender.wrap(Sanitizer.clean(p.title), width: width) { out.append((line, BrowseRender.bold)) }
-        out.append(("", .plain))
-        func field(_ name: String, _ value: String?) {
-            let label = DisplayWidth.pad(name, toWidth: 10)
-            let text = Sanitizer.clean(value ?? "–")
-            let wrapped = BrowseRender.wrap(text, width: max(1, width - 10))
-            for (i, part) in wrapped.enumerated() { out.append(((i == 0 ? label : String(repeating: " ", count: 10)) + part, .plain)) }
+        let liked: ProductCard.Liked
+        switch s.liked[detail.product.productId] {
+        case nil: liked = .no
+        case ""?: liked = .saving
+        case let at?: liked = .since(at)
         }
-        var price = Money.won(p.price)
-        if let high = p.highPrice { price += " (high \(Money.won(high)))" }
-        field("price", price)
-        field("mall", p.mall)
-        field("brand", p.brand)
-        field("maker", p.maker)
-        field("category", p.categories.isEmpty ? nil : p.categories.joined(separator: " › "))
-        field("type", productType(p.productType))
-        field("productId", p.productId)
-        if let rank = detail.rank { field("rank", String(rank)) }
-        field("link", p.link)
-        field("image", p.image)
-        switch s.liked[p.productId] {
-        case nil: field("liked", "no · l likes it")
-        case ""?: field("liked", "yes (saving…)")
-        case let at?: field("liked", "yes, since \(LocalTime.display(at)) · l unlikes it")
-        }
-        return out
+        return ProductCard(product: detail.product, rank: detail.rank, liked: liked, tracked: detail.tracked, keyHints: true).lines(width: width)
     }
 
     /// Draws Detail and returns its status line.
     static func draw(_ detail: DetailState, _ s: BrowseState, _ frame: inout Frame, titleRow: Int, top: Int, height: Int) -> String {
         frame.put("Detail · Esc or q goes back", row: titleRow, column: 0, style: BrowseRender.dim)
-        let all = lines(detail, s, width: frame.columns - 1)
-        let scroll = min(detail.scroll, max(0, all.count - height))
-        for (offset, line) in all.dropFirst(scroll).prefix(height).enumerated() {
-            frame.put(line.0, row: top + offset, column: 0, style: line.1)
+        let text = BrowsePictureLayout.draw(detail, &frame, top: top, height: height)
+        let all = lines(detail, s, width: max(1, text.width))
+        let scroll = min(detail.scroll, max(0, all.count - text.height))
+        for (offset, line) in all.dropFirst(scroll).prefix(text.height).enumerated() {
+            frame.put(line.0, row: text.top + offset, column: 0, style: line.1, limit: text.width + 1)
         }
         return "l like/unlike · o open · c copy link · j/k scroll"
     }
@@ -72,6 +53,7 @@ public enum BrowseHelp {
         ("r", "reload the screen"),
         ("Esc, q", "back; q on a screen quits"),
         ("Ctrl-C", "quit"),
+        ("Ctrl-Z", "suspend; fg resumes"),
         ("?", "this help"),
     ]
 

@@ -19,6 +19,10 @@ public enum BrowseIntent: Equatable, Sendable {
     /// The outcome of `open` or `copy`: what to say in the status line.
     case linkDone(StatusMessage)
     case path(PathStatus)
+    /// Detail's picture, fetched and decoded (or why not).
+    case pictureLoaded(productId: String, url: String, Result<DecodedPicture, PictureFailure>)
+    /// A liked product's price record and liked price, for Detail (nil: not tracked).
+    case trackedLoaded(productId: String, record: PriceRecord?, likedPrice: Int?)
 }
 
 /// What the reducer asks the outside world to do; the effect runner does it through the
@@ -36,4 +40,6 @@ public enum BrowseEffect: Equatable, Sendable {
     case removeHistory(String)
     case open(String)
     case copy(String)
+    case loadPicture(productId: String, url: String)
+    case loadTracked(productId: String)
 }

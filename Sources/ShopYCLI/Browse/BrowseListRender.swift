@@ -58,10 +58,8 @@ enum BrowseListRender {
         let search = s.search
         if let prompt = s.prompt {
             let col = frame.put("/ ", row: titleRow, column: 0, style: BrowseRender.bold)
-            // The end of a long query stays in view while it is typed.
-            var shown = prompt
-            while DisplayWidth.of(shown) > frame.columns - col - 1 { shown.removeFirst() }
-            let end = frame.put(shown, row: titleRow, column: col)
+            // The end of a long query stays in view while it is typed: cut once, from the end.
+            let end = frame.put(String(DisplayWidth.suffix(prompt, toWidth: frame.columns - col - 1)), row: titleRow, column: col)
             frame.cursor = (titleRow, min(end, frame.columns - 1))
         } else if search.query.isEmpty {
             frame.put("Search · press / to type a query", row: titleRow, column: 0, style: BrowseRender.dim)
@@ -92,7 +90,9 @@ enum BrowseListRender {
         }
         let visible = search.items.dropFirst(search.cursor.scroll).prefix(height)
         let first = visible.first?.rank ?? 0, last = visible.last?.rank ?? 0
-        return "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(total)) · sort \(search.sort.rawValue) · \(s.source.rawValue)"
+        // Coupang's terms: results shown carry the partner disclosure.
+        let disclosure = visible.contains { $0.product.source == .coupang } ? " · " + CoupangSource.disclosure : ""
+        return "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(total)) · sort \(search.sort.rawValue) · \(s.source.rawValue)" + disclosure
     }
 
     static func likes(_ s: BrowseState, _ frame: inout Frame, titleRow: Int, top: Int, height: Int) -> String {

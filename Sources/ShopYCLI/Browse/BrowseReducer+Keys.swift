@@ -116,6 +116,8 @@ extension BrowseReducer {
         }
         guard let product = selectedProduct(s) else { return }
         s.detail = DetailState(product: product, rank: selectedRank(s))
+        startPicture(&s, &fx)
+        if s.liked[product.productId] != nil { fx.append(.loadTracked(productId: product.productId)) }
     }
 
     /// `l`: the ♥ changes at once; the store's answer confirms it, or puts it back.
@@ -138,9 +140,10 @@ extension BrowseReducer {
     }
 
     static func reload(_ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
-        if s.detail != nil {
+        if let detail = s.detail {
             s.likes.loading = true
             fx.append(.loadLikes)
+            if case .failed = detail.picture { startPicture(&s, &fx) }
             return
         }
         switch s.tab {

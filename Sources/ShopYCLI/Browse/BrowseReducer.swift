@@ -108,6 +108,11 @@ public enum BrowseReducer {
             }
         case .linkDone(let message):
             s.message = message
+        case .pictureLoaded(let id, let url, let result):
+            pictureLoaded(productId: id, url: url, result, &s)
+        case .trackedLoaded(let id, let record, let likedPrice):
+            guard s.detail?.product.productId == id else { return }
+            s.detail?.tracked = record.map { ProductCard.Tracked(record: $0, likedPrice: likedPrice) }
         case .path(let path):
             let was = s.network
             s.network = path.isSatisfied ? .online : .offline(reason: path.unsatisfiedReason ?? PathStatus.noDefaultRoute)

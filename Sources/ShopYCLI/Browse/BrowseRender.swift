@@ -38,7 +38,11 @@ public enum BrowseRender {
             }
         }
         statusLine(s, status, &frame)
-        if s.showHelp { BrowseHelp.draw(&frame) }
+        if s.showHelp {
+            BrowseHelp.draw(&frame)
+            // The overlay's cells are text: the picture steps aside until it closes.
+            frame.picture = nil
+        }
         return frame
     }
 

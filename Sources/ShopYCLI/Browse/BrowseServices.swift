@@ -25,6 +25,20 @@ public protocol BrowseServices: Sendable {
     func copy(_ link: String) -> StatusMessage
     /// Starts the path monitor; every reading goes to `onChange`. Returns the stop function.
     func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void
+    /// A product's picture, fetched (or read from the cache) and decoded.
+    func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure>
+    /// A like's price record (from `likes refresh`) and its liked price; nil, nil when not liked.
+    func tracked(_ productId: String) throws -> (record: PriceRecord?, likedPrice: Int?)
+}
+
+extension BrowseServices {
+    /// Services without pictures (tests' fakes) say so.
+    public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
+        .failure(.off("these services draw no pictures"))
+    }
+
+    /// Services without a price book (tests' fakes) track nothing.
+    public func tracked(_ productId: String) throws -> (record: PriceRecord?, likedPrice: Int?) { (nil, nil) }
 }
 
 /// Runs effects through the services and answers with intents. Store reads and writes run in
@@ -79,6 +93,9 @@ public final class BrowseEffectRunner: @unchecked Sendable {
                     send(.homeSection(index: index, keyword: keyword, .failure(Self.failure(error))))
                 }
             }
+        case .loadPicture(let id, let url):
+            // Fetched and decoded off the main loop; the answer is an intent like any other.
+            Task { send(.pictureLoaded(productId: id, url: url, await services.picture(url))) }
         case .open(let link):
             DispatchQueue.global().async { send(.linkDone(services.open(link))) }
         case .copy(let link):
@@ -106,6 +123,10 @@ public final class BrowseEffectRunner: @unchecked Sendable {
             case .failure(let failure): return .likeFailed(productId: id, failure)
             }
         case .loadHistory: return .historyLoaded(result { try services.history() })
+        case .loadTracked(let id):
+            // A price book that cannot be read leaves Detail without tracked prices, as before.
+            let found: (record: PriceRecord?, likedPrice: Int?) = (try? services.tracked(id)) ?? (nil, nil)
+            return .trackedLoaded(productId: id, record: found.record, likedPrice: found.likedPrice)
         case .removeHistory(let query):
             if case .failure(let failure) = result({ try services.removeHistory(query) }) { return .historyRemoved(query: query, failure) }
             return .historyRemoved(query: query, nil)

@@ -112,6 +112,10 @@ public struct DetailState: Equatable, Sendable {
     public var product: Product
     public var rank: Int?
     public var scroll = 0
+    /// The product's picture (`BrowsePictures`).
+    public var picture = DetailPicture.none
+    /// A liked product's tracked prices (`likes refresh`), once read.
+    var tracked: ProductCard.Tracked?
     public init(product: Product, rank: Int? = nil) {
         self.product = product
         self.rank = rank
@@ -155,6 +159,8 @@ public struct BrowseState: Equatable, Sendable {
     public var message: StatusMessage?
     public var showHelp = false
     public var source: SourceKind
+    /// How Detail draws pictures on this terminal, or why it does not (set by the command).
+    public var graphics: Result<GraphicsChoice, PictureFailure> = .failure(.off("pictures are off"))
     /// Terminal size as last reported (rows, columns); the reducer pages by it.
     public var rows = 24
     public var columns = 80

@@ -49,6 +49,8 @@ public struct Frame: Equatable, Sendable {
     public let columns: Int
     public var lines: [[Cell]]
     public var cursor: (row: Int, column: Int)?
+    /// A picture the driver places over its region (whose cells the writer then leaves alone).
+    public var picture: FramePicture?
 
     public init(rows: Int, columns: Int) {
         self.rows = max(0, rows)
@@ -58,6 +60,7 @@ public struct Frame: Equatable, Sendable {
 
     public static func == (a: Frame, b: Frame) -> Bool {
         a.rows == b.rows && a.columns == b.columns && a.lines == b.lines && a.cursor?.row == b.cursor?.row && a.cursor?.column == b.cursor?.column
+            && a.picture == b.picture
     }
 
     /// Writes `text` from `column` on `row`, by display width, never past `limit` (exclusive,

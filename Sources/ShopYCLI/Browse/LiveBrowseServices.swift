@@ -7,7 +7,7 @@ import ShopYBase
 /// monitor of `status --watch`. (One file, to re-point at the services of the composition root.)
 public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     let context: Context
-    let requested: SourceKind?
+    let requested: SourceSelection?
     let timeout: Double
     let limiter = RateLimiter(perSecond: 8)
     private let lock = NSLock()
@@ -23,13 +23,13 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     /// Throws what `search` throws for the source (`--source naver` without keys, a bad
     /// SHOPY_API_BASE); being offline is not an error here: browse opens with its banner, and
     /// each search checks the path again.
-    public init(context: Context, source: SourceKind?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
+    public init(context: Context, source: SourceSelection?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
         self.context = context
         self.requested = source
         self.timeout = timeout
         self.store = context.store
         self.terminalWrite = terminalWrite
-        sourceKind = source ?? (NaverCredentials.from(environment: context.io.environment) == nil ? .catalog : .naver)
+        sourceKind = try context.sourceKinds(source).kinds[0]
         do {
             made = try makeSource()
         } catch let error as NetworkError {
@@ -123,6 +123,21 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
         }
         terminalWrite(Array(Clipboards.osc52(link).utf8))
         return StatusMessage("sent to the terminal's clipboard with OSC 52 (if the terminal allows it): \(link)")
+    }
+
+    /// `shopy show`'s picture service (the context's transport, the XDG cache), within the
+    /// browse timeout; decoded at most 800 pixels a side when the format allows (a JPEG).
+    public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        return await PictureSetup.service(context, trace: .off).picture(url, deadline: deadline, want: (800, 800))
+    }
+
+    /// The like's record in the `prices` suite, as `shopy show` reads it.
+    public func tracked(_ productId: String) throws -> (record: PriceRecord?, likedPrice: Int?) {
+        try store.read { settings in
+            guard let like = try settings.likes.like(productId) else { return (nil, nil) }
+            return (try settings.prices[productId], like.likedPrice)
+        }
     }
 
     public func watchPath(_ onChange: @escaping @Sendable (PathStatus) -> Void) -> @Sendable () -> Void {

@@ -14,6 +14,9 @@ public struct OptionSpec: Sendable {
     public var repeatable: Bool
     /// For did-you-mean on values and for the help text.
     public var choices: [String]
+    /// The value of the option given alone, GNU style (`--color` is `--color=always`): then the
+    /// next argument is its value only when it is one of `choices`; `--opt=VALUE` always is.
+    public var bareValue: String?
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false,
                 choices: [String] = []) {
@@ -30,7 +33,7 @@ public struct OptionSpec: Sendable {
     var displayName: String {
         var text = short.map { "-\($0), " } ?? ""
         text += "--\(name)"
-        if let valueName { text += " <\(valueName)>" }
+        if let valueName { text += bareValue == nil ? " <\(valueName)>" : "[=<\(valueName)>]" }
         return text
     }
 }
@@ -88,8 +91,8 @@ public enum GlobalOptions {
     public static let verbose = Option.flag("verbose", short: "v", help: "Trace what shopy does (requests, retries, files) on stderr. Keys are never shown.")
     public static let help = Option.flag("help", short: "h", help: "Show help information.")
     public static let quiet = Option.flag("quiet", short: "q", help: "Leave out notices (which source, what was saved); errors and warnings still print.")
-    public static let color = Option.optional("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never.",
-                                              type: ValueType<ColorMode>.choice())
+    public static let color = Option.optional("color", value: "when", help: "Colour: auto (default: on a terminal, not with NO_COLOR or TERM=dumb), always or never; --color alone is always.",
+                                              type: ValueType<ColorMode>.choice()).bare(ColorMode.always.rawValue)
 }
 
 /// What the parser found. Commands read it through their `Option` declarations
@@ -168,6 +171,19 @@ public enum ArgumentParser {
             let value: String
             if let inlineValue {
                 value = inlineValue
+            } else if let bare = option.bareValue {
+                // `--color never` takes the word and `--color 방충망` leaves it to be a
+                // positional; a near miss (`--color nevr`) is refused as a mistyped value.
+                let next = index < arguments.count ? arguments[index] : nil
+                if let next, option.choices.contains(next.lowercased()) {
+                    value = next.lowercased()
+                    index += 1
+                } else if let next, !next.hasPrefix("-"), let near = Suggest.closest(to: next, among: option.choices) {
+                    throw UsageError("invalid --\(option.name) '\(Echo.value(next))'; valid values: \(option.choices.joined(separator: ", "))",
+                                     hint: "did you mean '\(near)'? (--\(option.name)=\(bare) \(Echo.value(next)) if '\(Echo.value(next))' is not meant for it)")
+                } else {
+                    value = bare
+                }
             } else if index < arguments.count {
                 value = arguments[index]
                 index += 1
@@ -222,7 +238,7 @@ public enum ArgumentParser {
     }
 
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        WholeNumber.text(value)
     }
 
     /// A whole number in `range`: ASCII digits, nothing around them, so `' 5'` is refused like

@@ -11,8 +11,8 @@ public enum SharedOptions {
                                                      notes: [.table: "default on a terminal", .tsv: "default otherwise"])
 
     public static let source = Option.optional("source", value: "source",
-                                               help: "naver or catalog. Default: naver when NAVER_CLIENT_ID and NAVER_CLIENT_SECRET are set, else the offline catalog.",
-                                               type: ValueType<SourceKind>.choice())
+                                               help: "naver, 11st, coupang or catalog, a comma list of them (11st,coupang), or all (every live source whose keys are set). Default: every live source whose keys are set, else the offline catalog.",
+                                               type: ValueType<SourceSelection>.sources)
 
     /// `--timeout SECONDS`: more than 0, at most `maximum`; each command says what it bounds.
     public static func timeout(help: String, maximum: Double = 3600, default seconds: Double = 10) -> Option<Double> {

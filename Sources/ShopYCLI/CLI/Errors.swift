@@ -21,15 +21,23 @@ extension ExitCode {
             self = .unavailable
         case let error as SourceError:
             switch error {
-            case .missingKeys, .authentication: self = .authentication
-            case .retired, .unreachable, .serverError, .networkingUnavailable: self = .unavailable
-            case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline: self = .temporary
+            case .missingKeys, .authentication, .keysNotSet, .noLiveSource, .elevenStreetKeyRefused, .coupangAuthentication, .unusableKey: self = .authentication
+            case .retired, .unreachable, .serverError, .networkingUnavailable, .signingUnavailable: self = .unavailable
+            case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline, .coupangThrottled, .coupangHeld, .coupangBudgetSpent: self = .temporary
             case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError
-            case .rejected, .invalidBaseURL, .redirected: self = .failure
+            case .rejected, .invalidBaseURL, .redirected, .elevenStreetError, .coupangRefused, .invalidSourceBase: self = .failure
+            case .unsupported: self = .usage
+            }
+        case let error as NamedSourceError:
+            self = ExitCode(for: error.underlying)
+        case let error as CoupangLedgerError:
+            switch error {
+            case .damaged: self = .dataError
+            case .store(let inner): self = ExitCode(for: inner)
             }
         case let error as StoreError:
             switch error {
-            case .damaged, .newerSchema, .invalidImport: self = .dataError
+            case .damaged, .newerSchema, .invalidImport, .unstorable: self = .dataError
             case .io, .unsafeFile, .unusableTarget: self = .ioError
             case .notFound: self = .failure
             }

@@ -29,6 +29,15 @@ public enum Help {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// The forms of `shopy help` the root help lists after the commands (and the command
+    /// reference, `CommandReference`, too). `help --markdown` is left out: it writes that reference.
+    static let topicRows: [(label: String, text: String)] = [
+        ("help [<command>]", "Show help for shopy or one command."),
+        ("help environment", "The environment variables shopy reads."),
+        ("help files", "The files shopy keeps in SHOPY_HOME."),
+        ("help --man", "Write the manual page shopy(1) as roff: shopy help --man | man -l -"),
+    ]
+
     /// `shopy --help`: the commands.
     public static func rootText(commands: [CommandSpec], version: String, width: Int) -> String {
         var out: [String] = []
@@ -40,10 +49,7 @@ public enum Help {
         for command in commands {
             out += row(label: command.name, text: command.abstract, width: width)
         }
-        out += row(label: "help [<command>]", text: "Show help for shopy or one command.", width: width)
-        out += row(label: "help environment", text: "The environment variables shopy reads.", width: width)
-        out += row(label: "help files", text: "The files shopy keeps in SHOPY_HOME.", width: width)
-        out += row(label: "help --man", text: "Write the manual page shopy(1) as roff: shopy help --man | man -l -", width: width)
+        for topic in topicRows { out += row(label: topic.label, text: topic.text, width: width) }
         out.append("")
         out.append("OPTIONS:")
         out += row(label: "--version", text: "Show the version.", width: width)
@@ -59,7 +65,7 @@ public enum Help {
         parts += spec.arguments.map(\.displayName)
         let specific = spec.options.filter { option in !CommandSpec.commonOptions.contains { $0.name == option.name } }
         for option in specific.prefix(4) {
-            parts.append("[--\(option.name)\(option.valueName.map { " <\($0)>" } ?? "")]")
+            parts.append("[--\(option.name)\(option.valueName.map { option.bareValue == nil ? " <\($0)>" : "[=<\($0)>]" } ?? "")]")
         }
         if specific.count > 4 || specific.count < spec.options.count { parts.append("[<options>]") }
         return parts.joined(separator: " ")

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Typed options: each option of a command is one `Option` value, declared once (name, short
 /// letter, placeholder, help, value type, default, validation, repeatable) and read through that
 /// declaration, never by its name as a string:
@@ -71,6 +72,21 @@ extension ValueType where Value: RawRepresentable & CaseIterable, Value.RawValue
     public static func choice(_ allowed: [Value] = Array(Value.allCases)) -> ValueType<Value> {
         ValueType(choices: allowed.map(\.rawValue)) { text, option throws(UsageError) in
             try ArgumentParser.choice(text, option: option, as: Value.self, allowed: allowed)
+        }
+    }
+}
+
+extension ValueType where Value == SourceSelection {
+    /// `--source`: a source, a comma list of them, or `all` (did-you-mean for a near miss).
+    public static var sources: ValueType<SourceSelection> {
+        ValueType(choices: SourceSelection.words) { text, option throws(UsageError) in
+            switch SourceSelection.parse(text) {
+            case .success(let selection): return selection
+            case .failure(let problem):
+                let why = problem.unknownWord == nil || text.contains(",") ? " (\(problem.sentence))" : ""
+                throw UsageError("invalid --\(option) '\(Echo.value(text))'\(why); valid values: \(SourceSelection.words.joined(separator: ", ")), or a comma list of sources",
+                                 hint: problem.unknownWord.flatMap { Suggest.closest(to: $0, among: SourceSelection.words) }.map { "did you mean '\($0)'?" })
+            }
         }
     }
 }
@@ -150,6 +166,13 @@ extension Option {
     public func withHelp(_ help: String) -> Option<Value> {
         var spec = self.spec
         spec.help = help
+        return Option(spec: spec, reader: reader)
+    }
+
+    /// The same option taking `value` when given alone (`--color` for `--color=always`).
+    public func bare(_ value: String) -> Option<Value> {
+        var spec = self.spec
+        spec.bareValue = value
         return Option(spec: spec, reader: reader)
     }
 }

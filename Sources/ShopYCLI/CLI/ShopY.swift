@@ -41,6 +41,7 @@ public enum ShopY {
         ConfigCommand.self,
         OpenCommand.self,
         CopyCommand.self,
+        ShowCommand.self,
         CompletionsCommand.self,
         BrowseCommand.self,
         WidgetCommand.self,
@@ -114,14 +115,15 @@ public enum ShopY {
             io.colorMode = try config.colorMode(parsed)
             io.quiet = parsed[GlobalOptions.quiet]
             let command = try type.init(parsed)
-            let context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
+            var context = Context(io: io, verbose: parsed.verbose, transport: transport, store: store, network: network)
+            context.coupangBudget = CoupangBudgetSetting.resolve(config)
             return try await command.run(context)
         } catch {
             return report(error, io: io)
         }
     }
 
-    /// `shopy help`, `shopy help --man`, `shopy help a b c` (any depth).
+    /// `shopy help`, `shopy help --man`, `shopy help --markdown`, `shopy help a b c` (any depth).
     static func help(_ arguments: [String], io: IO, commands: [any Command.Type] = ShopY.commands) -> ExitCode {
         let specs = commands.map { $0.fullSpec }
         // `shopy help search --help` is `shopy help search`; `shopy help -h` the root help.
@@ -133,6 +135,12 @@ public enum ShopY {
         if arguments.first == "--man" {
             guard arguments.count == 1 else { return report(UsageError("help --man takes no other arguments"), io: io) }
             io.stdout.write(ManPage.render(commands: specs, version: version))
+            return .ok
+        }
+        // Hidden: writes docs/commands.md (`CommandReference.regenerate`).
+        if arguments.first == "--markdown" {
+            guard arguments.count == 1 else { return report(UsageError("help --markdown takes no other arguments"), io: io) }
+            io.stdout.write(CommandReference.render(commands: specs))
             return .ok
         }
         if HelpTopics.names.contains(arguments[0]) {

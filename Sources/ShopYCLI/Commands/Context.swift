@@ -1,3 +1,4 @@
+import Foundation
 import ShopYCore
 import ShopYBase
 import ShopYCatalog
@@ -50,42 +51,90 @@ public struct Context: Sendable {
         self.usesLocalCatalog = catalog == nil
     }
 
-    /// The source a command should use: `--source` when given, else Naver when both keys are
-    /// set, else the catalog. `--source naver` without keys fails before anything is sent.
-    public func source(_ requested: SourceKind?, timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> any ProductSource {
-        let credentials = NaverCredentials.from(environment: io.environment)
-        let kind = requested ?? (credentials == nil ? .catalog : .naver)
+    /// `coupang-per-hour` (config, SHOPY_COUPANG_PER_HOUR) as resolved for this run, or why
+    /// it is refused (a command that asks Coupang stops with it: 64).
+    package var coupangBudget: Result<Int, UsageError> = .success(CoupangClient.defaultBudget)
+
+    /// The sources a command asks, in order: `--source` (a list, or `all`) when given, else
+    /// every live source whose keys are set, else the catalog (`fellBack`: with its notice).
+    /// A source named without its keys fails before anything is sent (77, naming the variables).
+    public func sourceKinds(_ requested: SourceSelection?) throws -> (kinds: [SourceKind], fellBack: Bool) {
+        try SourceSelection.resolve(requested, keys: SourceKeys(environment: io.environment))
+    }
+
+    /// The source a command should use (`sourceKinds`): one source, or several merged into one
+    /// listing (`SourceMerge`).
+    public func source(_ requested: SourceSelection?, timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> any ProductSource {
+        let (kinds, fellBack) = try sourceKinds(requested)
+        if fellBack {
+            // On a terminal, wrapped to its width; in a pipe or a log, one line.
+            diagnostics.notice(TerminalText(sanitizing: CatalogSource.notice(environment: io.environment)), wraps: true)
+        }
+        let sources = try kinds.map { try source(of: $0, timeout: timeout, beforeRequest: beforeRequest) }
+        return sources.count == 1 ? sources[0] : SourceMerge(sources)
+    }
+
+    /// One source, its keys set (checked by `sourceKinds`, or here).
+    package func source(of kind: SourceKind, timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> any ProductSource {
+        let keys = SourceKeys(environment: io.environment)
         switch kind {
         case .catalog:
-            if requested == nil {
-                // On a terminal, wrapped to its width; in a pipe or a log, one line.
-                diagnostics.notice(TerminalText(sanitizing: CatalogSource.notice(environment: io.environment)), wraps: true)
-            }
             let diagnostics = self.diagnostics
             let current = { () throws(StoreError) in
                 try Catalog.current(environment: io.environment) { diagnostics.warning(TerminalText(sanitizing: $0)) }
             }
             return CatalogSource(catalog: usesLocalCatalog ? try current() : catalog())
         case .naver:
-            guard let credentials else { throw SourceError.missingKeys }
-            let base = try RequestBuilder.base(from: io.environment)
-            // On a dead network, fail at once with "offline" instead of after the whole
-            // --timeout: one reading of the interfaces and routes (no monitor, no netlink). A
-            // loopback API (the emulator, a local proxy) needs no route, so it skips the check.
-            let target = ProbeTarget(base: base)
-            if !target.isLoopback {
-                let path = network.currentPath()
-                trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
-                guard path.isSatisfied else {
-                    throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
-                }
-            }
+            guard let credentials = keys.naver else { throw SourceError.missingKeys }
+            let base = try reachable(kind)
             trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
                                      beforeRequest: beforeRequest)
             var source = NaverSource(client: client, timeout: timeout)
             source.record = CatalogRecording.recorder(self)
             return source
+        case .elevenst:
+            return try elevenStreetSource(timeout: timeout, beforeRequest: beforeRequest)
+        case .coupang:
+            return try coupangSource(timeout: timeout, beforeRequest: beforeRequest)
         }
+    }
+
+    package func elevenStreetSource(timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> ElevenStreetSource {
+        let keys = SourceKeys(environment: io.environment)
+        guard let key = keys.elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: keys.missing(.elevenst)) }
+        try SourceKeys.checkUsable(.elevenst, environment: io.environment)
+        let base = try reachable(.elevenst)
+        trace("source: \(URLRedaction.redact(base.absoluteString)) (11st; key from ELEVENST_API_KEY)")
+        let client = ElevenStreetClient(base: base, key: key, transport: transport ?? SystemTransport.shared, trace: trace, beforeRequest: beforeRequest)
+        return ElevenStreetSource(client: client, timeout: timeout)
+    }
+
+    package func coupangSource(timeout: Double, beforeRequest: (@Sendable () async -> Void)? = nil) throws -> CoupangSource {
+        let keys = SourceKeys(environment: io.environment)
+        guard let credentials = keys.coupang else { throw SourceError.keysNotSet(source: .coupang, variables: keys.missing(.coupang)) }
+        try SourceKeys.checkUsable(.coupang, environment: io.environment)
+        let budget = try coupangBudget.get()
+        let base = try reachable(.coupang)
+        trace("source: \(URLRedaction.redact(base.absoluteString)) (coupang; keys from COUPANG_ACCESS_KEY / COUPANG_SECRET_KEY; \(budget) requests an hour)")
+        let client = CoupangClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
+                                   ledger: CoupangLedger(directory: store.directory), budget: budget, now: io.now, beforeRequest: beforeRequest)
+        return CoupangSource(client: client, timeout: timeout)
+    }
+
+    /// The base of a live source, and on a dead network `offline` at once instead of after the
+    /// whole --timeout: one reading of the interfaces and routes (no monitor, no netlink). A
+    /// loopback base (the emulator, a local proxy) needs no route, so it skips the check.
+    func reachable(_ kind: SourceKind) throws -> URL {
+        let base = try SourceKeys.base(of: kind, environment: io.environment)
+        let target = ProbeTarget(base: base)
+        if !target.isLoopback {
+            let path = network.currentPath()
+            trace("path: \(path.isSatisfied ? "satisfied via " + path.interfaceSummary : "unsatisfied: " + path.interfaceSummary)")
+            guard path.isSatisfied else {
+                throw NetworkError.offline("\(path.interfaceSummary); cannot reach \(target.host)")
+            }
+        }
+        return base
     }
 }

@@ -153,7 +153,7 @@ public struct DoctorCommand: ResultCommand {
                     return "\(Money.grouped(count)) like\(count == 1 ? "" : "s")"
                 case .state:
                     let history = settings.history
-                    let rows = settings.lastListing?.rows.count ?? 0
+                    let rows = settings.lastListing?.rowCount ?? 0
                     return "\(history.count) search\(history.count == 1 ? "" : "es") in history, \(rows) row\(rows == 1 ? "" : "s") in the last listing"
                 default:
                     let recording = settings.historyEnabled

@@ -145,14 +145,17 @@ extension DoctorCommand {
                 index.status = "stale"
                 index.problem = "likes.json is of the old format or edited by hand: the next change rebuilds it (--repair now)"
             } else if let expected = try? LikesCommit.expectedIndex(base), let actual = try? FileIO.readStoreFile(files.index) {
-                if base.index == nil {
+                switch LikesIndex.compare(actual, with: expected) {
+                case .stale:
                     index.status = "stale"
-                    index.problem = "it was built from another likes.json or edited (its checksum fails): the next change rebuilds it (--repair now)"
-                } else if actual != expected {
+                    index.problem = "it was built from another likes.json or edited (its content key or links fail): the next command rebuilds it (--repair now)"
+                case .mismatched:
                     index.status = "mismatched"
                     index.problem = "it does not list what likes.json holds: --repair rebuilds it"
-                } else {
+                case .same:
                     index.entries = Plural.count(elements.count, "id") + ", matches likes.json"
+                case .noted:
+                    index.entries = Plural.count(elements.count, "id") + ", matches likes.json (a copy's: the next command notes this one)"
                 }
             }
         }

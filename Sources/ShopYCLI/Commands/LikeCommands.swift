@@ -32,8 +32,9 @@ enum LikeSupport {
     }
 
     /// The product behind each target (see `LikeResolution`).
-    static func resolve(_ targets: [LikeTarget], listing: LastListing?, context: Context) throws -> [(LikeTarget, Product?)] {
-        try LikeResolution.resolve(targets, listing: listing, catalog: context.catalogLookup)
+    static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection? = nil, context: Context) throws -> [(LikeTarget, Product?)] {
+        try LikeResolution.resolve(targets, listing: listing, likes: likes, catalog: context.catalogLookup,
+                                   coupangCutoff: CoupangSource.listingCutoff(now: context.io.now()))
     }
 
     static func describe(_ product: Product) -> TerminalText {
@@ -42,7 +43,7 @@ enum LikeSupport {
         return text
     }
 
-    static let targetsArgument = ArgumentSpec("row-or-id", help: "A row number printed by the last search, popular or rank listing (e.g. 3, or 2.5 in popular), or a productId.", variadic: true)
+    static let targetsArgument = ArgumentSpec("row-or-id", help: "A row number printed by the last listing (search, popular, rank or likes; e.g. 3, or 2.5 in popular), or a productId.", variadic: true)
     /// `--id`, declared once for like, unlike, open, copy, likes refresh and likes alert (each
     /// with its own help words).
     static let id = Option.flag("id", help: "Treat every argument as a productId, even a short number.")

@@ -16,7 +16,7 @@ public struct LikesCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "likes",
         abstract: "List liked products; export, import or clear them.",
-        discussion: "The table shows each like's productId (and no row numbers: rows belong to search, popular and rank), for 'shopy unlike --id', 'shopy open --id' and 'shopy copy --id'. JSON items carry likedAt and likedPrice (the price when liked).",
+        discussion: "Rows are numbered, and become the last listing, as after a search: 'shopy unlike 2', 'shopy open 2' and 'shopy copy 2' act on the second row printed here. The table shows each like's productId too, for --id. JSON items carry likedAt, likedPrice (the price when liked), and the lowest and highest prices seen.",
         options: [sort.spec, drops.spec, history.spec] + formats.specs,
         examples: ["shopy likes", "shopy likes --drops --sort change", "shopy likes refresh", "shopy likes alert 88159546540 --drop 10", "shopy likes --sort price --format csv > likes.csv", "shopy likes export likes-backup.json",
                    "shopy likes import likes-backup.json", "shopy likes clear --yes"])
@@ -59,15 +59,61 @@ public struct LikesCommand: ResultCommand {
         case likes([Like], book: PriceBook)
     }
 
+    /// The likes in the order printed; their rows are remembered as the last listing, so that
+    /// `unlike 2` means the second row printed here, as after a search.
     public func execute(_ context: Context) async throws -> Listing {
         let store = LikeSupport.store(context)
         let resolvedFormat = format.resolved(for: context.io)
         let prices = try store.read { settings in settings.prices }
+        let memory = ListingMemory(context: context)
         if (resolvedFormat == .json || resolvedFormat == .jsonl) && sort != .title && !byChange && prices.isEmpty && !drops && !history {
-            return .stored(try store.read { settings in settings.allRawLikes() })
+            let likes = Self.sorted(try store.read { settings in settings.allRawLikesWithIDs() }, by: sort)
+            memory.rememberLikes(listingDescription, ids: likes.map(\.id))
+            return .stored(likes.map(\.like))
         }
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
-        return .likes(PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops), book: prices)
+        let arranged = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops)
+        memory.rememberLikes(listingDescription, ids: arranged.map(\.product.productId))
+        return .likes(arranged, book: prices)
+    }
+
+    /// How the listing names itself in messages about its rows: `likes`, `likes (sort price, drops)`.
+    var listingDescription: String {
+        var details: [String] = []
+        if byChange || sort != .recent { details.append("sort \(byChange ? "change" : sort.rawValue)") }
+        if drops { details.append("drops") }
+        return details.isEmpty ? "likes" : "likes (\(details.joined(separator: ", ")))"
+    }
+
+    /// Stored likes as checked bytes in the order `sort` asks (recent or price; title needs the
+    /// decoded likes), without decoding them.
+    static func sorted(_ likes: [(id: String, like: LikeCollection.RawLike)], by sort: Sort) -> [(id: String, like: LikeCollection.RawLike)] {
+        let indices = Array(likes.indices)
+        let order: [Int]
+        switch sort {
+        case .recent:
+            if let keys = LikesFile.timestampKeys(likes.map(\.like)) {
+                // The usual case: every likedAt as shopy writes it, compared as numbers.
+                order = indices.sorted { a, b in keys[a] != keys[b] ? keys[a] > keys[b] : a > b }
+            } else {
+                order = indices.sorted { a, b in
+                    let x = likes[a].like.likedAt, y = likes[b].like.likedAt
+                    return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
+                }
+            }
+        case .price:
+            order = indices.sorted { a, b in
+                switch (likes[a].like.price, likes[b].like.price) {
+                case let (x?, y?) where x != y: return x < y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: return a < b
+                }
+            }
+        case .title:
+            order = indices
+        }
+        return order.map { likes[$0] }
     }
 
     public var presenter: LikesPresenter { LikesPresenter(sort: sort, format: format, history: history, byChange: byChange) }

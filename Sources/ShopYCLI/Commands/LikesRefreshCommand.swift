@@ -7,7 +7,7 @@ public struct LikesRefreshCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "refresh",
         abstract: "Find liked products again at the source and record their current prices.",
-        discussion: "Each like is searched for by its cleaned title's first words (relevance order) down to --depth results, until its productId turns up. Per like: same, down, up (against the last known price, else the liked price), gone (not found within the depth) or error. Exit 0 unless some like got error, then that error's code. Ends with the alerts that fired ('shopy likes alert'). On the offline catalog prices never change: all are same.",
+        discussion: "Each like goes to its own source. A Naver like is searched for by its cleaned title's first words (relevance order) down to --depth results, until its productId turns up; an 11번가 like (11st:…) is looked up by its code (one ProductInfo request, no search); a Coupang like (coupang:…) is untracked, since Coupang's terms forbid keeping its data. Per like: same, down, up (against the last known price, else the liked price), gone (not found), untracked or error. Exit 0 unless some like got error, then that error's code. Ends with the alerts that fired ('shopy likes alert'). On the offline catalog prices never change: all are same. --source chooses where Naver's ids are searched (naver or catalog).",
         arguments: [ArgumentSpec("target", help: "Rows of the last listing or productIds of likes (default: every like).", variadic: true, optional: true)],
         options: [id.spec, depth.spec, rate.spec, notify.spec, exec.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy likes refresh", "shopy likes refresh 88159546540 --depth 300", "shopy likes refresh --json",
@@ -29,7 +29,7 @@ public struct LikesRefreshCommand: ResultCommand {
     public var notify: Bool
     public var exec: [String]?
     public var format: OutputFormat?
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -82,13 +82,22 @@ public struct LikesRefreshCommand: ResultCommand {
             return (chosen, settings.prices)
         }
         let pacer = ScanPacer(perSecond: rate)
-        let productSource = try context.source(source, timeout: timeout, beforeRequest: pacer.beforeRequest)
+        // Bare ids (Naver's, the catalog's) go to naver or the catalog; 11st and coupang ids to
+        // their own source, whatever --source lists besides.
+        let kinds = try context.sourceKinds(source).kinds
+        let bare: SourceKind = kinds.contains(.naver) ? .naver : .catalog
+        let needsBare = likes.contains { ProductID.namespace(of: $0.product.productId) == nil }
+        let productSource = try (needsBare || bare == .catalog ? context.source(.list([bare]), timeout: timeout, beforeRequest: pacer.beforeRequest)
+                                                               : context.source(of: .catalog, timeout: timeout))
+        let elevenStreet: Result<ElevenStreetSource, any Error>? = likes.contains { ProductID.namespace(of: $0.product.productId) == .elevenst }
+            ? Result { try context.elevenStreetSource(timeout: timeout, beforeRequest: pacer.beforeRequest) } : nil
         let count = likes.count
         progress(0, count)
         let (events, continuation) = AsyncStream<Int>.makeStream()
         let refresh = Task {
             defer { continuation.finish() }
-            return await PriceRefresh.run(likes, book: book, source: productSource, depth: depth, progress: { done in continuation.yield(done) })
+            return await PriceRefresh.run(likes, book: book, source: productSource, depth: depth, elevenStreet: elevenStreet,
+                                          progress: { done in continuation.yield(done) })
         }
         let results = await withTaskCancellationHandler {
             for await done in events { progress(done, count) }
@@ -97,10 +106,10 @@ public struct LikesRefreshCommand: ResultCommand {
             refresh.cancel()
         }
         let now = Like.timestamp(context.io.now())
-        let fired = productSource.kind == .catalog ? [] : try store.update([.likes, .prices]) { settings in
+        let fired = !results.contains(where: { $0.found != nil }) ? [] : try store.update([.likes, .prices]) { settings in
             try PriceRefresh.apply(results, to: settings, at: now)
         }
-        return Refreshed(results: results, fired: fired, source: productSource.kind, requests: pacer.sent)
+        return Refreshed(results: results, fired: fired, source: bare, requests: pacer.sent)
     }
 
     public var presenter: PriceRefreshPresenter { PriceRefreshPresenter(format: format) }

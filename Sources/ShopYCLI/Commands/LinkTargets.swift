@@ -4,22 +4,21 @@ import ShopYBase
 /// The products `open` and `copy` act on: rows of the last listing, or productIds (`--id`) of a
 /// like, of the last listing or of the offline catalog. Everything is found before anything runs.
 enum LinkTargets {
-    static let argument = ArgumentSpec("row", help: "A row number of the last search, popular or rank listing (e.g. 3, or 2.5 in popular), or a productId with --id.", variadic: true)
+    static let argument = ArgumentSpec("row", help: "A row number of the last listing (search, popular, rank or likes; e.g. 3, or 2.5 in popular), or a productId with --id.", variadic: true)
     static let id = LikeSupport.id.withHelp("Treat every argument as a productId: a like's first, else the last listing's or the catalog's.")
 
     static func resolve(_ targets: [LikeTarget], context: Context) throws -> [Product] {
         let store = LikeSupport.store(context)
         let ids = targets.compactMap { target -> String? in if case .id(let id) = target { return id } else { return nil } }
-        let (listing, liked): (LastListing?, [String: Product]) = try store.read { settings in
+        let (resolved, liked): ([(LikeTarget, Product?)], [String: Product]) = try store.read { settings in
             var liked: [String: Product] = [:]
-            if !ids.isEmpty {
-                let likes = settings.likes
-                for id in ids { if let like = try? likes.like(id) { liked[id] = like.product } }
-            }
-            return (settings.lastListing, liked)
+            let likes = settings.likes
+            for id in ids { if let like = try? likes.like(id) { liked[id] = like.product } }
+            // The likes too: the rows of a likes listing are its likes.
+            return (try LikeSupport.resolve(targets, listing: settings.lastListing, likes: likes, context: context), liked)
         }
         var products: [Product] = []
-        for (target, product) in try LikeSupport.resolve(targets, listing: listing, context: context) {
+        for (target, product) in resolved {
             if case .id(let id) = target, let like = liked[id] {
                 products.append(like)
             } else if let product {
@@ -78,7 +77,7 @@ public struct CopyCommand: ResultCommand {
         name: "copy",
         abstract: "Copy a row's link to the clipboard.",
         discussion: "Uses wl-copy (Wayland), xclip or xsel (X11) or pbcopy (macOS), the link on their stdin; without them, on a terminal, the OSC 52 escape asks the terminal to set its clipboard (tmux needs 'set -g set-clipboard on'). shopy says which was used. Without any, the link is printed on stdout and the exit status is 69.",
-        arguments: [ArgumentSpec("row", help: "A row number of the last search, popular or rank listing, or a productId with --id.")],
+        arguments: [ArgumentSpec("row", help: "A row number of the last listing (search, popular, rank or likes), or a productId with --id.")],
         options: [LinkTargets.id.spec],
         examples: ["shopy search 방충망 && shopy copy 1", "shopy copy --id 80285861246"])
 

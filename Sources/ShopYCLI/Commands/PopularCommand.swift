@@ -10,10 +10,11 @@ public struct PopularCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "popular",
         abstract: "Show the popular rankings: a few keywords, each ranked by relevance.",
-        discussion: "Sections are fetched concurrently; a section that fails shows its error in place and the others still print (the exit code is non-zero only when every section failed). Rows are numbered SECTION.RANK (2.3 is the third item of the second section): 'shopy like 2.3' likes it. Default sections: \(naverSections.joined(separator: ", ")) on Naver, \(catalogSections.joined(separator: ", ")) on the offline catalog, unless saved with --save.",
-        options: [section.spec, size.spec, save.spec, reset.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
+        discussion: "Sections are fetched concurrently; a section that fails shows its error in place and the others still print (the exit code is non-zero only when every section failed). Rows are numbered SECTION.RANK (2.3 is the third item of the second section): 'shopy like 2.3' likes it. Default sections: \(naverSections.joined(separator: ", ")) on Naver, \(catalogSections.joined(separator: ", ")) on the offline catalog, unless saved with --save. With --source coupang alone, the sections are Coupang's best sellers by category, given by id or name (\(CoupangCategories.listing); default \(CoupangCategories.defaultSections.joined(separator: ", "))), --size is each one's limit (1 to 100), and --goldbox shows today's deals instead.",
+        options: [section.spec, size.spec, save.spec, reset.spec, goldbox.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy popular", "shopy popular --section 고양이 --section 강아지 --size 5",
-                   "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'"])
+                   "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'",
+                   "shopy popular --source coupang -s 가전디지털 -s 1029", "shopy popular --source coupang --goldbox"])
 
     static let section = Option.list("section", short: "s", value: "keyword",
                                      help: "A section's keyword; repeat for several. Default: the saved sections, else the built-in ones.",
@@ -25,14 +26,16 @@ public struct PopularCommand: ResultCommand {
     static let size = Option.value("size", value: "n", help: "Items a section, 1 to 100 (default 10).", type: .integer(1...SearchRequest.maxDisplay), default: 10)
     static let save = Option.flag("save", help: "Save the --section keywords as the default sections.")
     static let reset = Option.flag("reset", help: "Forget saved sections and use the built-in ones again.")
+    static let goldbox = Option.flag("goldbox", help: "With --source coupang: today's deals (goldbox) instead of best sellers.")
     static let formats = SharedOptions.listingFormats
 
     public var sections: [String]
     public var size: Int
     public var save: Bool
     public var reset: Bool
+    public var goldbox: Bool
     public var format: OutputFormat?
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -50,6 +53,8 @@ public struct PopularCommand: ResultCommand {
         reset = parsed[Self.reset]
         if save && sections.isEmpty { throw UsageError("--save needs the sections to save", hint: "e.g. shopy popular --section 신발 --section 옷 --save") }
         if save && reset { throw UsageError("--save and --reset disagree; give one of them") }
+        goldbox = parsed[Self.goldbox]
+        if goldbox && !sections.isEmpty { throw UsageError("--goldbox shows today's deals, which have no sections", hint: "give --goldbox or --section, not both") }
         format = try Self.formats.read(parsed)
         source = try SharedOptions.source.read(parsed)
         timeout = try SharedOptions.requestTimeout.read(parsed)
@@ -75,8 +80,15 @@ public struct PopularCommand: ResultCommand {
             // The keywords are argv: echoed cleaned, like everything foreign.
             context.diagnostics.notice(save ? "saved default sections: \(sections.joined(separator: ", "))" : "default sections reset to the built-in ones")
         }
-        let keywords = PopularDefaults.shopy.keywords(requested: sections, store: store, source: productSource.kind, diagnostics: context.diagnostics)
-        let pages = await PopularSections.fetch(keywords, size: size, source: productSource)
+        let keywords: [String]
+        let pages: [PopularSections.Section]
+        if productSource.kinds == [.coupang], let coupang = productSource as? CoupangSource {
+            (keywords, pages) = try await CoupangRankings.fetch(sections: sections, goldbox: goldbox, size: size, store: store, source: coupang, context: context)
+        } else {
+            if goldbox { throw UsageError("--goldbox is Coupang's (today's deals)", hint: "give --source coupang") }
+            keywords = PopularDefaults.shopy.keywords(requested: sections, store: store, source: productSource.kind, diagnostics: context.diagnostics)
+            pages = await PopularSections.fetch(keywords, size: size, source: productSource)
+        }
 
         let memory = ListingMemory(context: context)
         let liked = memory.likedIDs(among: pages.flatMap { $0.page?.items.map(\.productId) ?? [] })

@@ -36,7 +36,7 @@ public struct RankCommand: ResultCommand {
     package var query: RankQuery
     public var rate: Double
     public var format: OutputFormat?
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -90,9 +90,10 @@ public struct RankCommand: ResultCommand {
         // A scan takes a while: say when the network path drops or returns, and hold the next
         // request until it is back (up to --timeout) rather than fail page after page. Loopback
         // servers (the emulator) need no path.
-        let remote = !((try? ProbeTarget.from(environment: context.io.environment))?.isLoopback ?? false)
+        let kind = try rankedSource(context)
+        let remote = kind.isLive && !((try? SourceKeys.base(of: kind, environment: context.io.environment)).map { ProbeTarget(base: $0).isLoopback } ?? false)
         let diagnostics = context.diagnostics
-        let watcher: PathWatcher? = remote && NaverCredentials.from(environment: context.io.environment) != nil && source != .catalog
+        let watcher: PathWatcher? = remote
             ? PathWatcher(monitor: context.network.monitor(trace: context.trace), onChange: { event in
                 diagnostics.notice(TerminalText(sanitizing: PathWatcher.describe(event)))
             }) : nil
@@ -106,7 +107,7 @@ public struct RankCommand: ResultCommand {
                 return true
             }
         })
-        let productSource = try context.source(source, timeout: timeout, beforeRequest: pacer.beforeRequest)
+        let productSource = try context.source(.list([kind]), timeout: timeout, beforeRequest: pacer.beforeRequest)
         var scan: RankScan.Outcome?
         for try await event in RankScan.events(query, source: productSource, pacer: pacer) {
             progress(event)
@@ -116,6 +117,27 @@ public struct RankCommand: ResultCommand {
         let memory = ListingMemory(context: context)
         memory.remember("rank \(query.keyword)", rows: scan.matches.map { LastListing.Row(row: String($0.rank), product: $0.product) }, query: nil)
         return Outcome(scan: scan, liked: memory.likedIDs(among: scan.matches.map(\.product.productId)))
+    }
+
+    /// The one source whose order is scanned: a rank is a place in one source's listing. A
+    /// namespaced --product (`11st:…`, `coupang:…`) names its source when --source does not;
+    /// otherwise the sources `--source` and the keys give, which must be one.
+    func rankedSource(_ context: Context) throws -> SourceKind {
+        let named = query.productID.flatMap(ProductID.namespace(of:))
+        if source == nil, let named { return named }
+        let (kinds, fellBack) = try context.sourceKinds(source)
+        guard kinds.count == 1 else {
+            throw UsageError("rank scans one source's order, and \(kinds.map(\.rawValue).joined(separator: ", ")) are \(source == nil ? "set up" : "named")",
+                             hint: "choose one with --source (e.g. --source \(kinds[0].rawValue))")
+        }
+        if let named, named != kinds[0] {
+            throw UsageError("\(Sanitizer.clean(query.productID ?? "")) is a \(named.displayName) product, and the scan would read \(kinds[0].displayName)'s order",
+                             hint: "rank it with --source \(named.rawValue)")
+        }
+        if fellBack {
+            context.diagnostics.notice(TerminalText(sanitizing: CatalogSource.notice(environment: context.io.environment)), wraps: true)
+        }
+        return kinds[0]
     }
 
     public var presenter: RankPresenter {

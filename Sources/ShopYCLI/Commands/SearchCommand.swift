@@ -5,7 +5,7 @@ public struct SearchCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "search",
         abstract: "Search products, one page at a time.",
-        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099.",
+        discussion: "Rows are numbered by absolute rank, so page 2 at size 20 starts at 21; 'shopy like 21' likes that row. Pages reach result 1,000 at most (the API's start limit; page 50 at size 20, page 10 at size 100); 'shopy rank' scans to rank 1,099. With several sources (--source 11st,coupang, or all) each is asked at once for --size items of --page: sim interleaves their orders, asc and dsc order every item by price, and a source that fails is named on stderr while the others are listed. A sort, page or filter one of them cannot do is refused before anything is sent: 11st has no date sort, Coupang lists page 1 only (10 items at most) and no date sort, and --naverpay and --exclude are Naver's.",
         arguments: [ArgumentSpec("query", help: "The words to search for. Every word must match.", variadic: true)],
         options: [sort.spec, page.spec, size.spec, naverPay.spec, exclude.spec] + formats.specs
             + [SharedOptions.source.spec, SharedOptions.timeout.spec],
@@ -14,6 +14,7 @@ public struct SearchCommand: ResultCommand {
             "shopy search 방충망 --sort asc --size 5",
             "shopy search 고양이 --page 2 --format json",
             "shopy search 세제 --exclude used,rental --naverpay",
+            "shopy search 에어팟 --source 11st,coupang --sort asc",
         ])
 
     static let sort = Option.value("sort", value: "order", help: "sim (relevance, default), date (newest first), asc (price low to high) or dsc (price high to low).",
@@ -32,7 +33,7 @@ public struct SearchCommand: ResultCommand {
     public var naverPay: Bool
     public var exclude: Set<ExcludeKind>
     public var format: OutputFormat?
-    public var source: SourceKind?
+    public var source: SourceSelection?
     public var timeout: Double
 
     public var start: Int { (page - 1) * size + 1 }
@@ -83,7 +84,10 @@ public struct SearchCommand: ResultCommand {
     /// Fetches the page, marks the liked items, and remembers the rows and the query.
     public func execute(_ context: Context) async throws -> Listing {
         let source = try context.source(self.source, timeout: timeout)
+        // A sort, page or filter one of the sources cannot do: refused before anything is sent.
+        try source.check(request)
         let page = try await source.search(request)
+        SourceColumns.warn(page.failures, diagnostics: context.diagnostics)
         let memory = ListingMemory(context: context)
         let listing = Listing(page: page, liked: memory.likedIDs(among: page.items.map(\.productId)))
         var description = "search \(query)"
@@ -111,11 +115,13 @@ public struct SearchCommand: ResultCommand {
             var o = JSONObject()
             o.appendUnchecked("query", .string(page.query))
             o.appendUnchecked("sort", .string(page.sort.rawValue))
-            o.appendUnchecked("source", .string(page.source.rawValue))
+            o.appendUnchecked("source", .string(page.sources.map(\.rawValue).joined(separator: ",")))
             o.appendUnchecked("total", .int(page.total))
             o.appendUnchecked("start", .int(page.start))
             o.appendUnchecked("display", .int(page.display))
             o.appendUnchecked("items", .array(items.map(ItemJSON.object)))
+            if page.sources.count > 1 { o.appendUnchecked("failures", SourceColumns.failuresJSON(page.failures)) }
+            if SourceColumns.hasCoupang(items) { o.appendUnchecked("disclosure", .string(CoupangSource.disclosure)) }
             return .object(o)
         }
     }

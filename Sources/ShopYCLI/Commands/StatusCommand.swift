@@ -14,7 +14,7 @@ public struct StatusCommand: ResultCommand {
         name: "status",
         abstract: "Show whether the network and the API can be reached; --watch follows changes.",
         discussion: """
-            online: a default route goes through an interface that is up, has link and a usable address, and the API host (SHOPY_API_BASE, default openapi.naver.com) resolves and accepts a TCP connection within --timeout; nothing is sent to it. limited: the path is usable but that probe failed (DNS, refused, unreachable, timeout). path ok (path-ok in JSON): with --no-probe, the path is usable and the API was not tried. offline: no usable default route; the probe is skipped. Exit status 0 when online or path ok, 69 when limited or offline.
+            online: a default route goes through an interface that is up, has link and a usable address, and the API host (SHOPY_API_BASE, default openapi.naver.com) resolves and accepts a TCP connection within --timeout; nothing is sent to it. limited: the path is usable but that probe failed (DNS, refused, unreachable, timeout). path ok (path-ok in JSON): with --no-probe, the path is usable and the API was not tried. offline: no usable default route; the probe is skipped. Then one line a source (naver, 11st, coupang, catalog): whether its keys are set (never the keys), whether commands use it by default, its address, and for Coupang the requests counted this hour against its budget and any hold after a 429 (JSON: "sources"). Exit status 0 when online or path ok, 69 when limited or offline.
 
             With --watch, the current state comes first, then one timestamped line for each change (interfaces, link up/down, usable addresses, default routes; the probe runs again on each change, and every 15 s while limited) until Ctrl-C or SIGTERM, which end it with status 0. Changes are reported by the kernel as they happen; nothing is polled.
 
@@ -76,7 +76,9 @@ public struct StatusCommand: ResultCommand {
         let target = probe ? try ProbeTarget.from(environment: context.io.environment) : nil
         let snapshot = context.network.snapshot()
         Self.traceSnapshot(snapshot, context.trace)
-        return await makeReport(snapshot.path, target: target, context: context)
+        var report = await makeReport(snapshot.path, target: target, context: context)
+        report.sources = SourceStatus.all(context)
+        return report
     }
 
     public var presenter: StatusPresenter { StatusPresenter(format: format) }
@@ -224,10 +226,13 @@ public struct StatusReport: Sendable, Equatable {
     public var path: PathStatus
     /// Nil when not probed (--no-probe, or offline).
     public var probe: ProbeResult?
+    /// Each source and whether its keys are set (the one report; not in --watch lines).
+    public var sources: [SourceStatus]
 
-    public init(path: PathStatus, probe: ProbeResult?) {
+    public init(path: PathStatus, probe: ProbeResult?, sources: [SourceStatus] = []) {
         self.path = path
         self.probe = probe
+        self.sources = sources
     }
 
     /// online: path satisfied and the probe passed; limited: satisfied but the probe failed;
@@ -251,13 +256,14 @@ public struct StatusReport: Sendable, Equatable {
                 parts.append("api: " + (probe.message ?? "unreachable"))
             }
         }
-        return parts.joined(separator: " · ")
+        return ([parts.joined(separator: " · ")] + sources.map(\.line)).joined(separator: "\n")
     }
 
     /// The `--format json` object.
     public func json() -> JSONValue {
         var object = JSONObject()
         appendFields(to: &object)
+        if !sources.isEmpty { object["sources"] = .array(sources.map(\.json)) }
         return .object(object)
     }
 

@@ -69,17 +69,20 @@ public struct Completer {
             let prefix = String(current[...equals])
             return prefixed(values(for: option, path: path, words: rest), prefix: prefix, current: String(current[current.index(after: equals)...]))
         }
+        // After an option that takes a value: its values; after one that may stand alone
+        // (`--color`), its values and what would come without it.
+        var found: [(String, String)] = []
         if let last = rest.last, let option = Self.option(last, in: spec), !option.isFlag {
-            return filtered(values(for: option, path: path, words: rest), current)
+            if option.bareValue == nil { return filtered(values(for: option, path: path, words: rest), current) }
+            found = values(for: option, path: path, words: rest)
         }
         if current.hasPrefix("-") {
             let options = spec.options.filter { option in option.repeatable || !rest.contains("--" + option.name) }.map { ("--" + $0.name, $0.help) }
             return filtered(options, current)
         }
         let positionals = Self.positionals(rest, spec: spec)
-        var found: [(String, String)] = []
         if !spec.subcommands.isEmpty && positionals.isEmpty {
-            found = spec.subcommands.map { ($0.name, $0.abstract) }
+            found += spec.subcommands.map { ($0.name, $0.abstract) }
         }
         switch path {
         case "search", "rank":
@@ -116,14 +119,19 @@ public struct Completer {
         return nil
     }
 
-    /// The words that are not options nor option values.
+    /// The words that are not options nor option values (as the parser reads them: an option
+    /// that may stand alone takes the next word only when it is one of its values).
     static func positionals(_ words: [String], spec: CommandSpec) -> [String] {
         var out: [String] = []
-        var skip = false
-        for word in words {
-            if skip { skip = false; continue }
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
             if word.hasPrefix("-") && word != "-" {
-                if let option = option(word, in: spec), !option.isFlag { skip = true }
+                if let option = option(word, in: spec), !option.isFlag, index < words.count,
+                   option.bareValue == nil || option.choices.contains(words[index].lowercased()) {
+                    index += 1
+                }
                 continue
             }
             out.append(word)
@@ -145,6 +153,7 @@ public struct Completer {
 
     func rows() -> [(String, String)] {
         guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
+        if let liked = listing.likedIDs { return (0..<min(liked.count, 9_999)).map { (String($0 + 1), "like") } }
         return listing.rows.map { ($0.row, Self.short($0.product.title)) }
     }
 
@@ -201,11 +210,13 @@ public struct Completer {
     }
 
     /// The answer as the shell's script reads it: bash one value a line (shell-escaped);
-    /// zsh and fish `value<TAB>description`.
-    public static func render(_ answer: Answer, shell: Shell, dropPrefix: String = "") -> String {
+    /// zsh and fish `value<TAB>description` (they quote what they insert themselves).
+    /// `asciiOnly` leaves out values with non-ASCII scalars (bash in a locale whose characters
+    /// can hide ASCII bytes).
+    public static func render(_ answer: Answer, shell: Shell, dropPrefix: String = "", asciiOnly: Bool = false) -> String {
         guard case .candidates(let candidates) = answer else { return filesDirective + "\n" }
         var out = ""
-        for candidate in candidates {
+        for candidate in candidates where !asciiOnly || candidate.value.unicodeScalars.allSatisfy(\.isASCII) {
             var value = candidate.value
             if !dropPrefix.isEmpty, value.hasPrefix(dropPrefix) { value = String(value.dropFirst(dropPrefix.count)) }
             switch shell {
@@ -216,12 +227,32 @@ public struct Completer {
         return out
     }
 
+    /// bash reads the inserted text in the locale's characters, not in Swift's grapheme
+    /// clusters: a `;` after a Prepend scalar (U+0600) or before a combining mark (U+0301) is
+    /// one Character to Swift and still a `;` to bash. So every ASCII scalar but letters, digits
+    /// and `-_./+@%:=,` is backslash-escaped on its own (`:` and `=` stay: bash splits the word
+    /// being completed at them, see `dropPrefix`).
     static func bashEscape(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            if " \t'\"\\$`!&;|<>()[]{}*?#~".contains(character) { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar.isASCII && !bashPlain.contains(scalar) { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
+    }
+
+    static let bashPlain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+@%:=,".unicodeScalars)
+
+    /// Whether bash in `environment`'s locale reads UTF-8 text so that an ASCII byte is always
+    /// the ASCII character: true for UTF-8 and single-byte or EUC locales; false where a
+    /// multibyte character may end in an ASCII byte (Shift JIS, Big5, GBK, GB18030, Johab), so
+    /// that a backslash or quote inside a candidate could be taken into the character before it.
+    public static func bashReadsASCIIAsASCII(environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        // Without a charset, glibc's zh_TW and zh_HK are Big5 and Big5-HKSCS.
+        guard let dot = locale.firstIndex(of: ".") else { return !(locale.hasPrefix("zh_TW") || locale.hasPrefix("zh_HK")) }
+        let charset = locale[locale.index(after: dot)...].prefix { $0 != "@" }.lowercased().filter { $0.isLetter || $0.isNumber }
+        return !["sjis", "shiftjis", "cp932", "windows31j", "mskanji", "big5", "big5hkscs", "cp950", "gbk", "cp936", "gb18030", "johab"]
+            .contains(charset)
     }
 }

@@ -135,7 +135,8 @@ public struct CompletionsCommand: ResultCommand {
         if shell == .bash, let current = words.last, let index = current.lastIndex(where: { $0 == "=" || $0 == ":" }) {
             drop = String(current[...index])
         }
-        io.stdout.write(Completer.render(answer, shell: shell, dropPrefix: drop))
+        let asciiOnly = shell == .bash && !Completer.bashReadsASCIIAsASCII(environment: io.environment)
+        io.stdout.write(Completer.render(answer, shell: shell, dropPrefix: drop, asciiOnly: asciiOnly))
         return .ok
     }
 }

@@ -30,8 +30,10 @@ public struct ConfigKey: Sendable {
 
     /// Every key, in the order `config list` shows them.
     public static let all: [ConfigKey] = [
-        choice("source", SourceKind.allCases.map(\.rawValue), help: "Where products come from.",
-               commands: ["search", "popular", "rank", "likes refresh"], builtIn: "naver with both keys set, else catalog"),
+        ConfigKey(name: "source", help: "Where products come from.", accepts: "naver, 11st, coupang, catalog, a comma list of them, or all",
+                  variable: "SHOPY_SOURCE", option: "source", commands: ["search", "popular", "rank", "likes refresh", "browse"],
+                  builtIn: "every live source whose keys are set, else catalog", choices: SourceSelection.words,
+                  normalize: { text in if case .success(let selection) = SourceSelection.parse(text) { return selection.text } else { return nil } }),
         ConfigKey(name: "size", help: "Results a page (search) or items a section (popular).", accepts: "a whole number from 1 to \(SearchRequest.maxDisplay)",
                   variable: "SHOPY_SIZE", option: "size", commands: ["search", "popular"], builtIn: "20 (popular: 10)", choices: [],
                   normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { (1...SearchRequest.maxDisplay).contains($0) ? String($0) : nil } }),
@@ -53,6 +55,12 @@ public struct ConfigKey: Sendable {
                   normalize: { text in
                       (try? ArgumentParser.decimal(text, option: "timeout", in: 0...3600, unit: "seconds", aboveLowerBound: true)).map(ConfigKey.plain)
                   }),
+        choice("images", ImagesMode.allCases.map(\.rawValue), help: "How pictures are drawn in show and browse.",
+               commands: ["show", "browse"], builtIn: "auto"),
+        ConfigKey(name: "coupang-per-hour", help: "Requests to Coupang a key may send in a rolling hour (Coupang blocks a key for 24 hours after one violation of its limit).",
+                  accepts: "a whole number from \(CoupangClient.budgets.lowerBound) to \(CoupangClient.budgets.upperBound)",
+                  variable: "SHOPY_COUPANG_PER_HOUR", option: "coupang-per-hour", commands: [], builtIn: "\(CoupangClient.defaultBudget)", choices: [],
+                  normalize: { ArgumentParser.wholeNumber($0, signed: false).flatMap { CoupangClient.budgets.contains($0) ? String($0) : nil } }),
         ConfigKey(name: "catalog.record", help: "Add the items the naver source lists to the local catalog.", accepts: "true or false (also yes/no, on/off, 1/0)",
                   variable: "SHOPY_CATALOG_RECORD", option: "catalog-record", commands: ["search", "popular", "rank"], builtIn: "false",
                   choices: ["true", "false"], normalize: ConfigKey.boolean),
@@ -82,7 +90,7 @@ public struct ConfigKey: Sendable {
 
     /// A checked number as stored and passed on: `8`, `2.5`.
     static func plain(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        WholeNumber.text(value)
     }
 
     /// Whether this key sets an option of the command at `path`: a key of `trends` reaches

@@ -104,7 +104,8 @@ public struct ConfigResolution: Sendable {
             guard let value = entry.value else { continue }
             // A listing format this command does not have (`format = csv` for `likes alerts`,
             // which prints a table or JSON) is not its default: it keeps its own.
-            if !option.choices.isEmpty && !option.choices.contains(value) { continue }
+            // (A source list, `11st,coupang`, is a value of --source when each name is one.)
+            if !option.choices.isEmpty && !value.split(separator: ",").allSatisfy({ option.choices.contains(String($0)) }) { continue }
             if option.isFlag {
                 if value == "true" { parsed.flags.insert(option.name) }
             } else {

@@ -4,7 +4,7 @@ import ShopYBase
 
 /// `shopy likes`: the likes in table, TSV, CSV, JSON or JSONL, each with its latest known
 /// price, the change since it was liked and the lowest seen. JSON items always carry
-/// `likedAt`, `likedPrice`, `change`, `lowest` and `refreshedAt` (null when unknown).
+/// `likedAt`, `likedPrice`, `change`, `lowest`, `highest` and `refreshedAt` (null when unknown).
 public struct LikesPresenter: Presenter {
     var sort: LikesCommand.Sort
     public var format: OutputFormat?
@@ -42,46 +42,22 @@ public struct LikesPresenter: Presenter {
             if items.isEmpty {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
             } else {
-                // No row numbers: 'unlike 2' takes rows of the last search, popular or rank
-                // listing, so numbers here would point at the wrong item. The ids are the handle.
-                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true, showRank: false) { io.stdout.line(line) }
-                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sortName) · by id: shopy unlike|open|copy --id ID"
+                // Numbered rows, remembered as the last listing: 'unlike 2' is the second row
+                // here. The ids stay beside them, for --id (and rows past 9,999).
+                for line in Render.table(items, columns: io.columns, color: io.useColor, showID: true, showRank: true) { io.stdout.line(line) }
+                let footer = "\(Money.grouped(items.count)) like\(items.count == 1 ? "" : "s") · sort \(sortName) · shopy unlike|open|copy ROW"
                 io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             }
         }
         return .ok
     }
 
-    /// JSON and JSONL straight from the stored bytes (checked, not decoded): the same document
-    /// the decoded path writes, since likes are stored in the item schema's key order, without
-    /// building 10,000 values and encoding them again.
+    /// JSON and JSONL straight from the stored bytes (checked, not decoded), in the order the
+    /// command sorted them: the same document the decoded path writes, since likes are stored
+    /// in the item schema's key order, without building 10,000 values and encoding them again.
     func writeRaw(_ likes: [LikeCollection.RawLike], format: OutputFormat, io: IO) throws {
         let sort = self.sort
-        let order: [Int]
-        let indices = Array(likes.indices)
-        switch sort {
-        case .recent:
-            if let keys = LikesFile.timestampKeys(likes) {
-                // The usual case: every likedAt as shopy writes it, compared as numbers.
-                order = indices.sorted { a, b in keys[a] != keys[b] ? keys[a] > keys[b] : a > b }
-            } else {
-                order = indices.sorted { a, b in
-                    let x = likes[a].likedAt, y = likes[b].likedAt
-                    return x.elementsEqual(y) ? a > b : y.lexicographicallyPrecedes(x)
-                }
-            }
-        case .price:
-            order = indices.sorted { a, b in
-                switch (likes[a].price, likes[b].price) {
-                case let (x?, y?) where x != y: return x < y
-                case (nil, _?): return false
-                case (_?, nil): return true
-                default: return a < b
-                }
-            }
-        case .title:
-            order = indices
-        }
+        let order = Array(likes.indices)
         // Written out a megabyte at a time: 100,000 likes make 70 MB of JSON, which need not be
         // in memory at once.
         var writer = JSONWriter(pretty: format == .json, capacity: min(likes.reduce(256) { $0 + $1.bytes.count * 2 }, 2 << 20))
@@ -130,7 +106,7 @@ public struct LikesPresenter: Presenter {
         io.stdout.write(bytes: writer.bytes)
     }
 
-    /// A stored like's members (after its "{") with `change`, `lowest` and `refreshedAt` added
+    /// A stored like's members (after its "{") with `change`, `lowest`, `highest` and `refreshedAt` added
     /// before its "}", as the decoded path writes them when nothing was refreshed; nil when its
     /// last member is not `"likedPrice"` (then it is decoded).
     static func withPriceKeys(_ body: ArraySlice<UInt8>, price: Int?) -> [UInt8]? {
@@ -142,7 +118,7 @@ public struct LikesPresenter: Presenter {
         if value == "null" { liked = nil } else if let number = Int(value) { liked = number } else { return nil }
         let change = PriceView.change(price: price, liked: liked).map { String(format: "%.4f", $0) } ?? "null"
         var out = Array(body[..<close])
-        out += Array(",\"change\":\(change),\"lowest\":null,\"refreshedAt\":null}".utf8)
+        out += Array(",\"change\":\(change),\"lowest\":null,\"highest\":null,\"refreshedAt\":null}".utf8)
         return out
     }
 }

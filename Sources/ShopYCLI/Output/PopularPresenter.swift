@@ -48,7 +48,9 @@ public struct PopularPresenter: Presenter {
                 }
                 sections.append(.object(o))
             }
-            io.writeJSON(.object(JSONObject(["sections": .array(sections)])))
+            var root = JSONObject(["sections": .array(sections)])
+            if SourceColumns.hasCoupang(listed.flatMap(\.1)) { root.appendUnchecked("disclosure", .string(CoupangSource.disclosure)) }
+            io.writeJSON(.object(root))
         case .jsonl:
             var out: [UInt8] = []
             for (section, items) in listed {
@@ -92,6 +94,10 @@ public struct PopularPresenter: Presenter {
                     let message = (error as? ShopyError)?.message ?? "\(error)"
                     io.stdout.line(Style.red.apply(DisplayWidth.truncate("   failed: " + Sanitizer.clean(message), toWidth: io.columns), enabled: io.useColor))
                 }
+            }
+            if SourceColumns.hasCoupang(all) {
+                io.stdout.line()
+                io.stdout.line(SourceColumns.disclosureLine(columns: io.columns, color: io.useColor))
             }
         }
     }

@@ -38,6 +38,7 @@ enum PriceReport {
         o.appendUnchecked("rank", .int(orNull: result.rank))
         o.appendUnchecked("requests", .int(result.requests))
         o.appendUnchecked("error", .string(orNull: result.outcome == .error ? message(result.error) : nil))
+        if result.outcome == .untracked { o.appendUnchecked("reason", .string(orNull: result.reason)) }
         return .object(o)
     }
 
@@ -61,7 +62,7 @@ enum PriceReport {
             var o = JSONObject()
             o.appendUnchecked("count", .int(results.count))
             o.appendUnchecked("source", .string(catalog ? "catalog" : "naver"))
-            o.appendUnchecked("requests", .int(catalog ? 0 : requests))
+            o.appendUnchecked("requests", .int(requests))
             o.appendUnchecked("items", .array(results.map(json)))
             o.appendUnchecked("alerts", .array(fired.map(json)))
             if catalog { o.appendUnchecked("note", .string(note)) }
@@ -72,20 +73,21 @@ enum PriceReport {
                 let price: String
                 switch result.outcome {
                 case .down, .up, .same: price = Money.won(result.found?.price ?? result.previous)
-                case .gone: price = "not in the top results"
+                case .gone: price = ProductID.namespace(of: p.productId) == .elevenst ? "11번가 has no product by this code now" : "not in the top results"
                 case .error: price = message(result.error)
+                case .untracked: price = result.reason ?? ""
                 }
                 let change = PriceView.changeText(price: result.found?.price, liked: result.like.likedPrice)
                 let line: TerminalText = "\(result.outcome.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(p.productId) \(price)\(change.isEmpty ? "" : " " + change) · \(p.title)"
                 io.stdout.line(line.truncated(toWidth: io.columns))
             }
             var counts: [String] = []
-            for outcome in [PriceRefresh.Outcome.same, .down, .up, .gone, .error] {
+            for outcome in [PriceRefresh.Outcome.same, .down, .up, .gone, .error, .untracked] {
                 let n = results.filter { $0.outcome == outcome }.count
                 if n > 0 { counts.append("\(n) \(outcome.rawValue)") }
             }
             let footer = "\(Money.grouped(results.count)) like\(results.count == 1 ? "" : "s") refreshed" + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
-                + (catalog ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
+                + (catalog && requests == 0 ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             if catalog { context.diagnostics.notice("\(note)") }
             for alert in fired {

@@ -35,13 +35,14 @@ public struct ListedItem: Equatable, Sendable {
     }
 }
 
-/// The JSON form of an item: the schema README documents.
+/// The JSON form of an item: the schema docs/json.md documents.
 public enum ItemJSON {
     public static func object(_ item: ListedItem) -> JSONValue {
         var o = JSONObject()
         o.appendUnchecked("rank", .int(item.rank))
         if let row = item.row { o.appendUnchecked("row", .string(row)) }
         appendProduct(item.product, to: &o)
+        SourceColumns.appendJSON(item.product, to: &o)
         if let liked = item.liked { o.appendUnchecked("liked", .bool(liked)) }
         for (key, value) in item.extra { o.appendUnchecked(key, value) }
         return .object(o)
@@ -73,13 +74,15 @@ public enum Render {
     public static func csv(_ items: [ListedItem], header: Bool = true) -> String {
         let withLiked = items.contains { $0.liked != nil }
         var out = ""
-        if header { out += (csvHeader + (withLiked ? ["liked"] : [])).joined(separator: ",") + "\r\n" }
+        let withSource = items.contains { $0.product.source != nil }
+        if header { out += (csvHeader + (withLiked ? ["liked"] : []) + (withSource ? ["source"] : [])).joined(separator: ",") + "\r\n" }
         for item in items {
             let p = item.product
             var fields = [item.rowText, p.productId, p.title, p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
                           p.mall ?? "", p.brand ?? "", p.maker ?? "", p.categories.joined(separator: " > "),
                           p.productType.map(String.init) ?? "", p.link ?? "", p.image ?? ""]
             if withLiked { fields.append(item.liked == true ? "true" : "false") }
+            if withSource { fields.append(item.product.source?.rawValue ?? "") }
             out += fields.map { csvField(cell($0)) }.joined(separator: ",") + "\r\n"
         }
         return out
@@ -126,6 +129,9 @@ public enum Render {
     public static func table(_ items: [ListedItem], columns: Int, color: Bool, showID: Bool = false, showRank: Bool = true) -> [String] {
         guard !items.isEmpty else { return [] }
         let showLiked = items.contains { $0.liked != nil }
+        let sources = items.map { $0.product.source?.rawValue ?? "" }
+        let showSource = SourceColumns.showsSource(items)
+        let sourceWidth = showSource ? max(6, sources.map(\.count).max() ?? 6) : 0
         let ranks = items.map(\.rowText)
         let ids = items.map { cell($0.product.productId) }
         let idWidth = showID ? max(2, ids.map { DisplayWidth.of($0) }.max() ?? 2) : 0
@@ -138,6 +144,7 @@ public enum Render {
         let likedWidth = showLiked ? 1 : 0
         let gap = 2
         var fixed = (showRank ? rankWidth + gap : 0) + (showLiked ? likedWidth + gap : 0) + (showID ? idWidth + gap : 0) + priceWidth + gap
+            + (showSource ? sourceWidth + gap : 0)
         var showMall = true
         // The title keeps at least 12 columns; the mall column goes first when space is short.
         if columns - fixed - mallWidth - gap < 12 {
@@ -150,11 +157,12 @@ public enum Render {
         let titleWidth = max(1, columns - fixed)
         let color = color && !squeezed
 
-        func line(_ rank: String, _ liked: String, _ id: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
+        func line(_ rank: String, _ liked: String, _ id: String, _ source: String, _ price: String, _ mall: String, _ title: String, header: Bool) -> String {
             var parts: [String] = []
             if showRank { parts.append(Style.dim.apply(DisplayWidth.pad(rank, toWidth: rankWidth, alignRight: true), enabled: color && !header)) }
             if showLiked { parts.append(Style.red.apply(DisplayWidth.pad(liked, toWidth: likedWidth), enabled: color)) }
             if showID { parts.append(DisplayWidth.pad(id, toWidth: idWidth)) }
+            if showSource { parts.append(Style.dim.apply(DisplayWidth.pad(source, toWidth: sourceWidth), enabled: color && !header)) }
             parts.append(Style.green.apply(DisplayWidth.pad(price, toWidth: priceWidth, alignRight: true), enabled: color && !header))
             if showMall { parts.append(Style.cyan.apply(DisplayWidth.pad(mall, toWidth: mallWidth), enabled: color && !header)) }
             parts.append(DisplayWidth.truncate(title, toWidth: titleWidth))
@@ -164,9 +172,9 @@ public enum Render {
             return header ? Style.bold.apply(text, enabled: color) : text
         }
 
-        var lines = [line("#", showLiked ? "♥" : "", "ID", "PRICE", "MALL", "TITLE", header: true)]
+        var lines = [line("#", showLiked ? "♥" : "", "ID", "SOURCE", "PRICE", "MALL", "TITLE", header: true)]
         for (i, item) in items.enumerated() {
-            lines.append(line(ranks[i], item.liked == true ? "♥" : "", ids[i], prices[i], malls[i], titles[i], header: false))
+            lines.append(line(ranks[i], item.liked == true ? "♥" : "", ids[i], sources[i], prices[i], malls[i], titles[i], header: false))
         }
         return lines
     }

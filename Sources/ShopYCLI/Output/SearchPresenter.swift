@@ -20,6 +20,8 @@ public struct SearchPresenter: Presenter {
             return .ok
         case .jsonl, .tsv, .csv:
             io.stdout.write(Render.lines(listing.items, format: format) ?? "")
+            // Data on stdout stays data: Coupang's disclosure goes beside it.
+            if SourceColumns.hasCoupang(listing.items) { context.diagnostics.notice(TerminalText(sanitizing: CoupangSource.disclosure)) }
         case .table:
             if listing.items.isEmpty {
                 io.stdout.line(emptyMessage(page))
@@ -28,6 +30,7 @@ public struct SearchPresenter: Presenter {
             }
             for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
+            if SourceColumns.hasCoupang(listing.items) { io.stdout.line(SourceColumns.disclosureLine(columns: io.columns, color: io.useColor)) }
             return .ok
         }
         if listing.items.isEmpty {
@@ -49,7 +52,8 @@ public struct SearchPresenter: Presenter {
     func footer(_ page: SearchPage, count: Int) -> String {
         let (first, last) = ListingArithmetic.range(start: page.start, count: count)
         var text = "\(Money.grouped(first))–\(Money.grouped(last)) of \(Money.grouped(page.total)) · sort \(page.sort.rawValue)"
-        if page.source == .catalog { text += " · offline catalog" }
+        if page.source == .catalog && page.sources.count == 1 { text += " · offline catalog" }
+        if page.sources.count > 1 { text += " · " + page.sources.map(\.rawValue).joined(separator: ", ") }
         return text
     }
 }

@@ -19,8 +19,7 @@ enum PriceView {
 
     /// `▼ 12%` / `▲ 3%` / `= 0%`; empty when unknown.
     static func changeText(price: Int?, liked: Int?) -> String {
-        guard let fraction = change(price: price, liked: liked) else { return "" }
-        let percent = Int((abs(fraction) * 100).rounded())
+        guard let fraction = change(price: price, liked: liked), let percent = WholeNumber.rounded(abs(fraction) * 100) else { return "" }
         if price! < liked! { return "▼ \(max(percent, 1))%" }
         if price! > liked! { return "▲ \(max(percent, 1))%" }
         return "= 0%"
@@ -49,7 +48,7 @@ enum PriceView {
     }
 
     /// The listed items: price is the latest known; JSON gains likedPrice, change, lowest,
-    /// refreshedAt (and history when asked). In the table the change and the lowest go before
+    /// highest (the all-time extremes the history keeps), refreshedAt (and history when asked). In the table the change and the lowest go before
     /// the title.
     static func items(_ likes: [Like], book: PriceBook, history: Bool, table: Bool) -> [ListedItem] {
         likes.enumerated().map { i, like in
@@ -64,6 +63,7 @@ enum PriceView {
                 extra.append(("change", .null))
             }
             extra.append(("lowest", .int(orNull: record?.lowest?.price)))
+            extra.append(("highest", .int(orNull: record?.highest?.price)))
             extra.append(("refreshedAt", .string(orNull: record?.refreshedAt)))
             if history {
                 extra.append(("history", .array((record?.points ?? []).map { point in

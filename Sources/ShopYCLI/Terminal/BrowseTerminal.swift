@@ -21,12 +21,18 @@ public final class BrowseTerminal: @unchecked Sendable {
     private var lastFrame: Frame?
     private var size: (rows: Int, columns: Int) = (24, 80)
     private var stopSignal: Int32?
+    /// A program shares the terminal (`released`).
     private var suspended = false
+    /// Stopped by job control (Ctrl-Z, SIGTSTP…), or continued in the background: the
+    /// terminal is not ours until the process is continued in the foreground.
+    private var stopped = false
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
 
     /// Colours (the red of errors, ♥ and the banner); bold, dim and reverse video always.
     let color: Bool
+    /// Places Detail's picture; nil when pictures are not drawn.
+    private var placer: PicturePlacer?
 
     public init(modes: TerminalModes, color: Bool = true) {
         self.modes = modes
@@ -45,6 +51,11 @@ public final class BrowseTerminal: @unchecked Sendable {
     deinit {
         close(wakeRead)
         close(wakeWrite)
+    }
+
+    /// Draws Detail's pictures as `choice` says (a cell is `cell` pixels).
+    func drawPictures(_ choice: GraphicsChoice, environment: [String: String], cell: CellSize) {
+        placer = PicturePlacer(choice: choice, environment: environment, cell: cell) { [weak self] in self?.wake() }
     }
 
     /// Writes bytes to the terminal between frames (OSC 52).
@@ -77,6 +88,39 @@ public final class BrowseTerminal: @unchecked Sendable {
         return result
     }
 
+    /// Job control is about to stop the process: the terminal goes back to the shell as it was.
+    func suspendForJobControl() {
+        lock.withLock { stopped = true }
+        outputLock.withLock { modes.restore() }
+    }
+
+    /// Continued: in the foreground, raw mode and the alternate screen again and a full redraw
+    /// (the shell may have changed both while the process was stopped); in the background,
+    /// nothing until a later SIGCONT (`fg`), since touching the terminal would stop it again.
+    func resumeFromJobControl() {
+        guard modes.inForeground else {
+            suspendForJobControl()
+            return
+        }
+        outputLock.withLock {
+            let sharing = lock.withLock { suspended }
+            if !sharing { modes.isActive ? modes.reapply() : modes.enter() }
+            lock.withLock {
+                stopped = false
+                lastFrame = nil
+            }
+        }
+        wake()
+    }
+
+    /// A signal is about to end the process: the terminal is restored first (between two frames,
+    /// unless a write is wedged).
+    func restoreBeforeTheEnd() {
+        let locked = outputLock.lock(before: Date().addingTimeInterval(1))
+        modes.restore()
+        if locked { outputLock.unlock() }
+    }
+
     /// Runs the program until it quits or a stop signal arrives; returns the exit status (0, or
     /// 128 + the signal). The terminal is restored before this returns.
     public func run(initial: BrowseState, services: any BrowseServices) -> Int32 {
@@ -88,7 +132,8 @@ public final class BrowseTerminal: @unchecked Sendable {
                 modes.restore()
                 _exit(128 + signo)
             }
-        }, onResize: { [self] in wake() })
+        }, onResize: { [self] in wake() }, onSuspend: { [self] in suspendForJobControl() },
+           onResume: { [self] in resumeFromJobControl() }, onEnd: { [self] _ in restoreBeforeTheEnd() })
         signals.start()
         modes.enter()
         defer { modes.restore() }
@@ -102,7 +147,7 @@ public final class BrowseTerminal: @unchecked Sendable {
         loop: while true {
             // While a program shares the terminal (`released`), its keys are not read here.
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: modes.input, events: Int16(POLLIN), revents: 0)]
-            let paused = lock.withLock { suspended }
+            let paused = lock.withLock { suspended || stopped }
             let ready = poll(&fds, paused ? 1 : 2, decoder.hasPending ? Self.escapeTimeoutMilliseconds : -1)
             if let signo = lock.withLock({ stopSignal }) {
                 status = 128 + signo
@@ -124,6 +169,8 @@ public final class BrowseTerminal: @unchecked Sendable {
             }
             for event in events {
                 switch event {
+                // Ctrl-Z suspends, as the terminal's own would were it not in raw mode.
+                case .key(.ctrl("z")): kill(getpid(), SIGTSTP)
                 case .key(let key): store.dispatch(.key(key))
                 case .paste(let text): store.dispatch(.paste(text))
                 }
@@ -136,19 +183,34 @@ public final class BrowseTerminal: @unchecked Sendable {
                     store.dispatch(.resize(rows: measured.rows, columns: measured.columns))
                 }
                 guard let state = lock.withLock({ latest }) else { continue }
-                if !paused { draw(state) }
+                draw(state)  // unless the terminal is not ours now (draw looks)
                 if state.quit { break loop }
             }
         }
         store.stop()
+        if let bytes = placer?.leave(), !bytes.isEmpty { writeRaw(bytes) }
         return status
     }
 
+    /// Draws what changed since the last frame, unless the terminal is not ours (a program
+    /// shares it, or job control took it back). The last frame is read, the difference written
+    /// and the frame kept under the output lock, so that a redraw asked for meanwhile from the
+    /// signal thread (which clears the screen and forgets the last frame) is never undone by a
+    /// difference against the screen as it was.
     func draw(_ state: BrowseState) {
         let frame = BrowseRender.render(state, rows: size.rows, columns: size.columns)
-        let previous = lock.withLock { lastFrame }
-        let bytes = FrameWriter.diff(from: previous, to: frame, color: color)
-        lock.withLock { lastFrame = frame }
-        if !bytes.isEmpty { writeRaw(bytes) }
+        outputLock.withLock {
+            let previous: Frame?? = lock.withLock { stopped || suspended ? nil : .some(lastFrame) }
+            guard let previous else { return }
+            var bytes = FrameWriter.diff(from: previous, to: frame, color: color)
+            lock.withLock { lastFrame = frame }
+            if let placer {
+                // Redrawn when the text under its region was written: a cleared screen or a new region.
+                let redraw = previous == nil || previous!.rows != frame.rows || previous!.columns != frame.columns
+                    || previous!.picture?.region != frame.picture?.region
+                bytes += placer.bytes(after: frame, redraw: redraw)
+            }
+            if !bytes.isEmpty { _ = FileIO.writeAll(bytes[...], to: modes.output) }
+        }
     }
 }

@@ -9,8 +9,8 @@ import ShopYBase
 
 /// The terminal as browse uses it: raw mode (termios), the alternate screen, no autowrap,
 /// bracketed paste, a hidden cursor; and its restoration, which is idempotent and runs on quit,
-/// on SIGINT/SIGTERM/SIGHUP (from `TerminalSignals`) and, for fatal signals (a trap, SIGSEGV,
-/// SIGABRT…), from a handler that uses only write(2) and tcsetattr(3) on memory set aside
+/// on every signal that stops or ends the process from outside (from `TerminalSignals`) and,
+/// for faults (a trap, SIGSEGV, SIGABRT…), from a handler that uses only write(2) and tcsetattr(3) on memory set aside
 /// beforehand, then lets the signal do what it would have done.
 public final class TerminalModes: @unchecked Sendable {
     public static let enterSequence = "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?2004h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
@@ -34,19 +34,37 @@ public final class TerminalModes: @unchecked Sendable {
     public func enter() {
         lock.withLock {
             guard !active else { return }
-            var raw = original
-            cfmakeraw(&raw)
-            // Output post-processing stays off too; reads return as soon as a byte is there.
-            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-                cc[Int(VMIN)] = 1
-                cc[Int(VTIME)] = 0
-            }
-            _ = tcsetattr(input, TCSANOW, &raw)
-            write(Self.enterSequence)
+            applyRaw()
             active = true
             FatalRestore.arm(input: input, output: output, termios: original, bytes: Array(Self.leaveSequence.utf8))
         }
     }
+
+    /// Raw mode and the alternate screen set again while active: after the process was stopped
+    /// by a signal it cannot catch (SIGSTOP) and continued, the shell may have set its own
+    /// modes and drawn on the screen. The caller redraws everything.
+    public func reapply() {
+        lock.withLock {
+            guard active else { return }
+            applyRaw()
+        }
+    }
+
+    private func applyRaw() {
+        var raw = original
+        cfmakeraw(&raw)
+        // Output post-processing stays off too; reads return as soon as a byte is there.
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        _ = tcsetattr(input, TCSANOW, &raw)
+        write(Self.enterSequence)
+    }
+
+    /// Whether this process's group has the terminal (after `bg`, it does not: touching the
+    /// terminal then would stop it again).
+    public var inForeground: Bool { tcgetpgrp(input) == getpgrp() }
 
     /// Leaves the alternate screen and puts the saved termios back (once; later calls do nothing).
     public func restore() {
@@ -94,7 +112,9 @@ enum FatalRestore {
     }
 
     nonisolated(unsafe) static var saved: UnsafeMutablePointer<Saved>?
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    /// Faults, and the signals a system call sends to the thread that made it (a file grown past
+    /// RLIMIT_FSIZE, a system call a filter forbids).
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGXFSZ, SIGSYS]
     /// The handlers before ours, by signal number (allocated once, never freed).
     nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = {
         let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)

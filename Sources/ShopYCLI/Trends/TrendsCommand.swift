@@ -27,10 +27,10 @@ public struct TrendsCommand: Command {
         case .found(let category):
             return category
         case .ambiguous(let candidates):
-            let listed = candidates.prefix(10).map { "\($0.code) \($0.pathText)" }.joined(separator: "; ")
-            let more = candidates.count > 10 ? "; and \(candidates.count - 10) more" : ""
-            throw UsageError("category '\(shown)' is ambiguous: \(candidates.count) categories match: \(listed)\(more)",
-                             hint: "give the code, or more of the path (e.g. \(uniqueSuffix(candidates[0], among: candidates))); 'shopy trends categories --list \(shown)' lists them")
+            let entries = listed(candidates, named: text)
+            let more = entries.count > 10 ? "; and \(entries.count - 10) more" : ""
+            throw UsageError("category '\(shown)' is ambiguous: \(candidates.count) categories match: \(entries.prefix(10).joined(separator: "; "))\(more)",
+                             hint: "give the code, or more of the path (e.g. \(Sanitizer.clean(uniqueSuffix(candidates[0])))); 'shopy trends categories --list \(shown)' lists them")
         case .unknown(let closest):
             let hint = closest.isEmpty ? "'shopy trends categories --list WORD' searches the category table"
                 : "closest: " + closest.map { "\($0.code) \($0.pathText)" }.joined(separator: "; ")
@@ -38,13 +38,35 @@ public struct TrendsCommand: Command {
         }
     }
 
-    /// The shortest end of `category`'s path that no other candidate shares (`남성신발/운동화/러닝화`).
-    static func uniqueSuffix(_ category: ShoppingCategory, among candidates: [ShoppingCategory]) -> String {
-        for length in 1...max(1, category.path.count) {
-            let suffix = category.path.suffix(length)
-            if !candidates.contains(where: { $0 != category && $0.path.suffix(length) == suffix }) {
-                return suffix.joined(separator: "/")
+    /// The candidates as the error lists them: each leaf the name names (`50004198 출산/육아 >
+    /// … > 운동화`), and the leaves under each branch of that name as the branch
+    /// (`패션잡화 > 남성신발 > 운동화 (6 categories)`) when there is more than one place to
+    /// choose from; the leaves themselves when the name is one branch.
+    static func listed(_ candidates: [ShoppingCategory], named text: String) -> [String] {
+        let table = CategoryTable.embedded
+        var groups: [(branch: [String]?, leaves: [ShoppingCategory])] = []
+        for candidate in candidates {
+            let branch = table.branch(of: candidate, named: text)
+            if let branch, let i = groups.firstIndex(where: { $0.branch == branch }) {
+                groups[i].leaves.append(candidate)
+            } else {
+                groups.append((branch, [candidate]))
             }
+        }
+        return groups.flatMap { group -> [String] in
+            if groups.count > 1, let branch = group.branch, group.leaves.count > 1 {
+                return ["\(branch.joined(separator: " > ")) (\(group.leaves.count) categories)"]
+            }
+            return group.leaves.map { "\($0.code) \($0.pathText)" }
+        }
+    }
+
+    /// The shortest end of `category`'s path that names it alone in the whole table
+    /// (`신발/운동화`, `남성신발/운동화/러닝화`), else its code.
+    static func uniqueSuffix(_ category: ShoppingCategory) -> String {
+        for length in 1...max(1, category.path.count) {
+            let suffix = category.path.suffix(length).joined(separator: "/")
+            if CategoryTable.embedded.lookup(suffix) == .found(category) { return suffix }
         }
         return category.code
     }

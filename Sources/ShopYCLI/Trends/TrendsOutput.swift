@@ -2,7 +2,7 @@ import Foundation
 import ShopYCore
 import ShopYBase
 
-/// The machine formats of a trends result: json (the schema README documents), jsonl (one
+/// The machine formats of a trends result: json (the schema docs/json.md documents), jsonl (one
 /// series a line), tsv and csv (one row per series and period).
 public enum TrendsOutput {
     /// A ratio rounded to 5 decimals, written without trailing zeros (`100`, `84.01252`).

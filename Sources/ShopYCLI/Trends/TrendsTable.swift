@@ -16,7 +16,7 @@ public enum TrendsTable {
         let cells = downsample(values, to: width)
         let low = cells.min() ?? 0, high = cells.max() ?? 0
         guard high > low else { return String(repeating: high > 0 ? bars[3] : bars[0], count: cells.count) }
-        return String(cells.map { v in bars[min(7, max(0, Int((v - low) / (high - low) * 8)))] })
+        return String(cells.map { v in bars[min(7, max(0, WholeNumber.rounded(((v - low) / (high - low) * 8).rounded(.down)) ?? 0))] })
     }
 
     static func downsample(_ values: [Double], to width: Int) -> [Double] {
@@ -30,12 +30,12 @@ public enum TrendsTable {
 
     static func value(_ v: Double) -> String {
         let rounded = (v * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) + ".0" : String(format: "%.1f", rounded)
+        return rounded == rounded.rounded() ? WholeNumber.text(rounded) + ".0" : String(format: "%.1f", rounded)
     }
 
     static func change(_ row: TrendsResult.Row) -> String {
         guard let previous = row.previous else { return "-" }
-        guard let change = row.change else { return row.latest > 0 && previous == 0 ? "▲ new" : "-" }
+        guard let change = row.change else { return !TrendsResult.isZero(row.latest) && TrendsResult.isZero(previous) ? "▲ new" : "-" }
         if abs(change) < 0.05 { return "= 0.0%" }
         return (change > 0 ? "▲ " : "▼ ") + String(format: "%.1f", abs(change)) + "%"
     }

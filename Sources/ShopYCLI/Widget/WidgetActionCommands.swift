@@ -34,13 +34,18 @@ public enum WidgetRefreshAction: WidgetFlagAction {
             return .alreadyRunning
         }
         defer { close(lock) }
-        WidgetLog.append(directory: directory, "refresh \(name): started", now: io.now())
+        let started = io.now()
+        WidgetLog.append(directory: directory, "refresh \(name): started", now: started)
         do {
             let report = try await WidgetRefresher.refresh(provider, context: quiet)
             WidgetLog.append(directory: directory, "refresh \(name): done, " + report.summary, now: io.now())
             return .refreshed(report)
         } catch {
-            WidgetLog.append(directory: directory, "refresh \(name): failed: \(WidgetErrors.errorClass(error))", now: io.now())
+            // Recorded, so that `shopy widget` waits before starting the next one and
+            // `widget timeline` can say why.
+            let errorClass = WidgetErrors.errorClass(error)
+            WidgetRefreshAttempt(startedAt: started, failure: errorClass).save(directory: directory, name: name)
+            WidgetLog.append(directory: directory, "refresh \(name): failed: \(errorClass)", now: io.now())
             if background { return .failedInBackground }
             throw error
         }
@@ -93,10 +98,11 @@ public struct WidgetInstallCommand: ResultCommand {
         name = try WidgetOptions.name.read(parsed)
     }
 
-    /// The snippet, with this executable's path and the store's home filled in.
+    /// The snippet, with this executable's path filled in, and SHOPY_HOME when it is set.
     public func execute(_ context: Context) async throws -> String {
-        WidgetInstall.snippet(bar, executable: DetachedRefreshStarter.executable() ?? "shopy", name: name,
-                              home: FileIO.home(environment: context.io.environment))
+        let store = context.io.environment["SHOPY_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        return try WidgetInstall.snippet(bar, target: WidgetInstall.Target(executable: DetachedRefreshStarter.executable() ?? "shopy",
+                                                                           name: name, storeVariable: store))
     }
 
     public var presenter: WidgetTextPresenter { WidgetTextPresenter() }

@@ -79,25 +79,40 @@ public struct WidgetTimelinePresenter: Presenter {
     public func present(_ report: WidgetTimelineReport, context: Context) -> ExitCode {
         let io = context.io
         let state = report.state, name = report.name
+        let failedAttempt = state.attempt.flatMap { attempt in attempt.failure(over: state.timeline).map { (attempt, $0) } }
         guard let timeline = state.timeline else {
             if json { io.stdout.line("null") } else { io.stdout.line("widget \(name): no timeline yet (the next 'shopy widget' starts a refresh; or run 'shopy widget refresh')") }
+            if !json, let (attempt, failure) = failedAttempt { io.stdout.line(Self.failedLine(attempt, failure)) }
             return .ok
         }
         if json {
             var o = timeline.json.objectValue ?? JSONObject()
             o["due"] = .string(orNull: state.due?.rawValue)
+            o["lastAttempt"] = state.attempt.map(\.json) ?? .null
             io.writeJSON(.object(o))
             return .ok
         }
         io.stdout.line("widget \(name): generated \(WidgetClock.format(timeline.generatedAt)), policy \(timeline.policy.description)"
                        + (state.due.map { ", due: \($0.rawValue)" } ?? ", not due"))
-        if let error = timeline.lastError { io.stdout.line("last refresh error: \(error)" + (timeline.retryAt.map { ", next try after \(WidgetClock.format($0))" } ?? "")) }
+        if let (attempt, failure) = failedAttempt {
+            io.stdout.line(Self.failedLine(attempt, failure) + " (the entries below are from before)")
+        } else if let error = timeline.lastError {
+            io.stdout.line("last refresh error: \(Sanitizer.clean(error))" + (timeline.retryAt.map { ", next try after \(WidgetClock.format($0))" } ?? ""))
+        }
         let current = timeline.current(at: report.now)
         for entry in timeline.entries {
             let marker = entry == current ? "*" : " "
             io.stdout.line("\(marker) \(WidgetClock.format(entry.date))  " + entry.items.map { Sanitizer.clean($0.short) }.joined(separator: " · "))
         }
         return .ok
+    }
+}
+
+extension WidgetTimelinePresenter {
+    /// `last refresh failed at T: class, next try after T'`.
+    static func failedLine(_ attempt: WidgetRefreshAttempt, _ failure: String) -> String {
+        "last refresh failed at \(WidgetClock.format(attempt.startedAt)): \(Sanitizer.clean(failure)), next try after "
+            + WidgetClock.format(attempt.startedAt.addingTimeInterval(WidgetRefresher.retryDelay))
     }
 }
 

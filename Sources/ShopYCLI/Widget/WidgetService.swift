@@ -10,7 +10,11 @@ public enum WidgetService {
         let state = provider.current(now: now)
         if state.due != nil {
             _ = starter.start(directory: provider.store.directory, name: provider.name, environment: provider.environment) {
-                provider.current(now: now).due != nil
+                // Under the refresh lock, just before the refresh starts: still due, then the
+                // attempt is recorded, so that a refresh that dies is not started again at once.
+                guard provider.current(now: now).due != nil else { return false }
+                WidgetRefreshAttempt(startedAt: now).save(directory: provider.store.directory, name: provider.name)
+                return true
             }
         }
         return state

@@ -9,6 +9,9 @@ public struct HTTPRequest: Sendable {
     public var headers: [(String, String)]
     /// The body sent with a POST (nil for GET).
     public var body: [UInt8]?
+    /// The most body bytes accepted (at most `ResponseLimit.maxBodyBytes`); past it the request
+    /// fails with `.tooLarge(.body)`. Pictures ask for less than the API's cap.
+    public var maxBodyBytes = ResponseLimit.maxBodyBytes
 
     public init(method: Method = .get, url: URL, headers: [(String, String)] = [], body: [UInt8]? = nil) {
         self.method = method
@@ -41,7 +44,8 @@ public enum TransportError: Error, Equatable, Sendable {
     case noAnswer
     /// The connection broke after the headers: `received` body bytes of `expected`.
     case truncated(received: Int, expected: Int?)
-    case tls
+    /// The secure connection failed, and why.
+    case tls(TLSFailure)
     case notConnected
     case cancelled
     /// The answer passed a cap (`ResponseLimit`): reading stopped there.

@@ -8,7 +8,7 @@ extension TransportError {
         case .refused: return "connection refused"
         case .noAnswer: return "the connection closed without an answer"
         case .truncated(let received, let expected): return "body cut off at \(received) of \(expected.map(String.init) ?? "?") bytes"
-        case .tls: return "the TLS handshake failed"
+        case .tls(let failure): return "TLS: " + failure.cause
         case .notConnected: return "no network"
         case .cancelled: return "cancelled"
         case .tooLarge(let limit): return limit == .headers ? "more than 64 KiB of header fields" : "more than 16 MiB of body"

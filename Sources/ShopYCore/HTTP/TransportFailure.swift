@@ -23,7 +23,7 @@ extension TransportError {
         case .dns: return .unreachable(host: host, reason: .dns)
         case .refused: return .unreachable(host: host, reason: .refused(port: port))
         case .noAnswer: return .unreachable(host: host, reason: .noAnswer)
-        case .tls: return .unreachable(host: host, reason: .tls)
+        case .tls(let failure): return .unreachable(host: host, reason: .tls(failure))
         case .notConnected: return .unreachable(host: host, reason: .other("the network is not connected"))
         case .truncated(let received, let expected): return .truncatedResponse(received: received, expected: expected)
         case .tooLarge(let limit): return .responseTooLarge(limit)

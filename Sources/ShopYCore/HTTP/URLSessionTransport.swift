@@ -21,6 +21,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         var timedOut = false
         /// Set when the body passed `ResponseLimit.maxBodyBytes` (the task is cancelled then).
         var tooLarge = false
+        /// The request's own cap (`HTTPRequest.maxBodyBytes`).
+        var maxBodyBytes = ResponseLimit.maxBodyBytes
         /// Set when the caller's task was cancelled (or the deadline passed) before the request
         /// started: a URLSessionTask cancelled before `resume()` may never complete on Linux,
         /// so such a request is answered at once instead of being started.
@@ -79,6 +81,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
         let state = TaskState()
+        state.maxBodyBytes = min(request.maxBodyBytes, ResponseLimit.maxBodyBytes)
         lock.withLock { states[id] = state }
 
         let timer = DispatchSource.makeTimerSource(queue: .global())
@@ -134,7 +137,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overLimit: Bool = lock.withLock {
             guard let state = states[dataTask.taskIdentifier], !state.tooLarge else { return false }
-            guard state.body.count + data.count <= ResponseLimit.maxBodyBytes else {
+            guard state.body.count + data.count <= state.maxBodyBytes else {
                 state.tooLarge = true
                 return true
             }
@@ -185,9 +188,10 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
         case .cannotFindHost, .dnsLookupFailed: return .dns
         case .cannotConnectToHost: return .refused
         case .notConnectedToInternet: return .notConnected
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return .tls
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: return .tls(.untrusted(nil))
+        case .serverCertificateHasBadDate: return .tls(.expired)
+        case .serverCertificateNotYetValid: return .tls(.notYetValid)
+        case .secureConnectionFailed, .clientCertificateRejected: return .tls(.handshake(error.localizedDescription))
         case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
             if state.response != nil { return .truncated(received: state.body.count, expected: expected) }
             // No headers yet means no body either: the connection closed without an answer.

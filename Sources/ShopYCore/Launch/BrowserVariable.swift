@@ -1,7 +1,8 @@
 /// `$BROWSER` by its convention: a colon-separated list of commands, tried in turn; each one is
 /// split into words without a shell (single and double quotes and backslash escapes honoured;
-/// nothing is expanded or run through `sh`); in each word `%s` stands for the link and `%%` for
-/// a literal `%`; a command without `%s` gets the link as its last argument.
+/// nothing is expanded or run through `sh`); in each word `%s` stands for the link (made inert to
+/// a shell, `SafeLink.shellInert`: the entry may be a shell's script) and `%%` for a literal
+/// `%`; a command without `%s` gets the link as its last argument.
 package enum BrowserVariable {
     /// One entry: the program as written and the words after it, placeholders not yet filled.
     package struct Entry: Equatable, Sendable {
@@ -19,7 +20,7 @@ package enum BrowserVariable {
                 while let c = chars.next() {
                     guard c == "%" else { out.append(c); continue }
                     switch chars.next() {
-                    case "s": out += link; placed = true
+                    case "s": out += SafeLink.shellInert(link); placed = true
                     case "%": out.append("%")
                     case let other?: out.append("%"); out.append(other)
                     case nil: out.append("%")

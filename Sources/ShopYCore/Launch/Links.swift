@@ -14,6 +14,29 @@ public enum SafeLink {
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
         return text
     }
+
+    /// The link for a `%s` in $BROWSER, which may be inside a shell's script
+    /// (`BROWSER="sh -c 'firefox %s'"`): every character a POSIX shell acts on in or out of
+    /// quotes is percent-encoded (dollar, parentheses, backquote, both quotes, semicolon, bar,
+    /// angle brackets, backslash, exclamation mark, braces), so that the link can neither leave
+    /// a quoted word nor start a command. A web server reads them the same encoded or not
+    /// (RFC 3986: sub-delimiters, or not allowed unencoded at all). What structures a URL stays
+    /// (`& ? # = / : @ [ ] * ~ % +`): a `%s` left unquoted in a shell's script is the script's
+    /// own bug, since `&` and `?` would split or glob even a plain link.
+    public static func shellInert(_ link: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in link.unicodeScalars {
+            if shellSyntax.contains(scalar) {
+                // All of them are printable ASCII: two hex digits.
+                out.append(contentsOf: "%\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static let shellSyntax = Set("$()`'\";|<>\\!{}".unicodeScalars)
 }
 
 /// A program that opens a link, and its argv.

@@ -1,11 +1,25 @@
-/// Where products come from: the Naver API (or a server that speaks its contract) or the
-/// offline catalog. Both answer with the same `SearchPage`.
 import ShopYBase
 import ShopYCatalog
 
+/// Where products come from: the Naver API (or a server that speaks its contract), 11번가's
+/// and Coupang Partners' Open APIs, the offline catalog, or several of them merged into one
+/// listing (`SourceMerge`). All answer with the same `SearchPage`.
 public protocol ProductSource: Sendable {
+    /// The source (the first one of a merge).
     var kind: SourceKind { get }
+    /// Every source asked (one, or a merge's).
+    var kinds: [SourceKind] { get }
     func search(_ request: SearchRequest) async throws -> SearchPage
+    /// Throws `SourceError.unsupported` for a sort, page or filter this source cannot do, before
+    /// anything is sent (`SourceCapabilities`).
+    func check(_ request: SearchRequest) throws
+}
+
+extension ProductSource {
+    public var kinds: [SourceKind] { [kind] }
+    public func check(_ request: SearchRequest) throws {
+        try SourceCapabilities.check(request, for: kind)
+    }
 }
 
 /// The built-in catalog of recorded items: no network, no keys.
@@ -18,7 +32,7 @@ public struct CatalogSource: ProductSource {
     }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        try catalog.page(request)
+        try catalog.page(request).stamped(.catalog)
     }
 
     /// The notice printed once on stderr when a command runs on the catalog because no keys are
@@ -29,7 +43,8 @@ public struct CatalogSource: ProductSource {
         if id != secret {
             text += " NAVER_CLIENT_\(id ? "SECRET" : "ID") is not set (NAVER_CLIENT_\(id ? "ID" : "SECRET") is);"
         }
-        text += " for live results point SHOPY_API_BASE at a compatible server (or a local shopy-emulator) and set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET."
+        text += " for live results set ELEVENST_API_KEY (11번가) or COUPANG_ACCESS_KEY and COUPANG_SECRET_KEY (Coupang Partners), see docs/sources.md,"
+        text += " or point SHOPY_API_BASE at a compatible server (or a local shopy-emulator) and set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET."
         text += " '--source catalog' (or 'shopy config set source catalog') leaves this notice out."
         return text
     }
@@ -56,11 +71,20 @@ public struct NaverSource: ProductSource {
         if let problem = AnswerCheck.problem(in: response, for: request) { throw SourceError.impossibleAnswer(problem) }
         // A server that sends more than was asked for does not get to print more.
         if response.items.count > request.display { response.items = Array(response.items.prefix(request.display)) }
-        let page = ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver)
+        let page = ProductMapper.page(from: response, query: request.query, sort: request.sort, source: .naver).stamped(.naver)
         record?(response.items)
         if page.dropped > 0 {
             client.trace("dropped \(page.dropped) of \(response.items.count) items without a usable productId (start \(request.start))")
         }
+        return page
+    }
+}
+
+extension SearchPage {
+    /// The page with every item marked as found at `source` (what listings show as "source").
+    func stamped(_ source: SourceKind) -> SearchPage {
+        var page = self
+        for i in page.items.indices { page.items[i].source = source }
         return page
     }
 }

@@ -36,8 +36,39 @@ public enum SourceError: ShopyError, Equatable {
     /// loader's words, nil when the default library is simply not installed.
     case networkingUnavailable(library: String, reason: String?)
 
+    // The live sources of `SourceKeys` (11번가, Coupang Partners): see `SourceError+Live.swift`.
+
+    /// A source named with `--source` whose keys are not set (`variables`: the missing ones).
+    /// Nothing was sent.
+    case keysNotSet(source: SourceKind, variables: [String])
+    /// `--source all` and no live source has its keys.
+    case noLiveSource
+    /// A sort, page or filter that `source` cannot do (`can`: what it can). Nothing was sent.
+    case unsupported(source: SourceKind, what: String, can: String)
+    /// 11번가 refused the key (code 003, unregistered), in a 200.
+    case elevenStreetKeyRefused(code: String, message: String?)
+    /// Another 11번가 error code, in a 200.
+    case elevenStreetError(code: String, message: String?)
+    /// Coupang's gateway refused the signature or the key (401/403), in its words.
+    case coupangAuthentication(status: Int, message: String?)
+    /// Coupang answered 429: nothing more goes to it with this key until `until` (local time).
+    case coupangThrottled(until: String)
+    /// A 429 came earlier: shopy holds every Coupang request with this key until `until`.
+    case coupangHeld(until: String)
+    /// The budget of requests an hour (`coupang-per-hour`) is spent; the next is allowed at `next`.
+    case coupangBudgetSpent(budget: Int, next: String)
+    /// Coupang answered 200 with an rCode other than "0".
+    case coupangRefused(code: String, message: String?)
+    /// HMAC-SHA256 cannot be computed (libcrypto missing): no Coupang request can be signed.
+    case signingUnavailable(library: String, reason: String)
+    /// SHOPY_11ST_BASE or SHOPY_COUPANG_BASE is not an http(s) URL (userinfo redacted).
+    case invalidSourceBase(variable: String, value: String)
+    /// A key variable holds what no key has (a control character, a space, a comma): it would
+    /// break the request it goes into. Nothing was sent.
+    case unusableKey(variable: String)
+
     public enum Unreachable: Equatable, Sendable {
-        case dns, refused(port: Int), noAnswer, tls, other(String)
+        case dns, refused(port: Int), noAnswer, tls(TLSFailure), other(String)
         /// The proxy named by `variable` (shown without credentials) failed.
         case proxy(proxy: String, variable: String, reason: String)
     }
@@ -91,10 +122,13 @@ public enum SourceError: ShopyError, Equatable {
             case .dns: return "cannot resolve \(host): DNS lookup failed"
             case .refused(let port): return "connection refused by \(host) port \(port)"
             case .noAnswer: return "\(host) closed the connection without answering"
-            case .tls: return "the secure connection to \(host) failed"
+            case .tls(let failure): return "the secure connection to \(host) failed: \(failure.cause)"
             case .other(let what): return "cannot reach \(host): \(what)"
             case .proxy(let proxy, let variable, let reason): return "cannot reach \(host) through the proxy \(proxy) (from \(variable)): \(reason)"
             }
+        case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
+            return liveMessage
         }
     }
 
@@ -118,12 +152,17 @@ public enum SourceError: ShopyError, Equatable {
             return "check the network, or allow more time with --timeout"
         case .unreachable(_, .proxy(_, let variable, _)):
             return "check \(variable), or exempt the host in NO_PROXY"
+        case .unreachable(_, .tls(let failure)):
+            return failure.hint(baseVariable: "SHOPY_API_BASE")
         case .unreachable(let host, .dns):
             return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
         case .retryAfterDeadline:
             return "try again later, or allow more time with --timeout"
         case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
+        case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
+             .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:
+            return liveHint
         }
     }
 
@@ -135,6 +174,6 @@ public enum SourceError: ShopyError, Equatable {
     }
 
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        WholeNumber.text(value) + " s"
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import ShopYBase
 
 /// Delivers the alerts a refresh fired: `--notify` (a desktop notification through
-/// `notify-send`, a warning when there is none) and `--exec` (a command per alert, the like as
-/// JSON on its stdin). Network text goes only into argv elements and stdin, never through a
-/// shell. The widget's refresh can deliver the same way.
+/// `notify-send`, a warning when there is none or it fails) and `--exec` (a command per alert,
+/// the like as JSON on its stdin). Network text goes only into argv elements and stdin, never
+/// through a shell; to notify-send after `--` (a title `--icon=…` is not an option) and with
+/// its markup escaped (notification servers read the body as markup).
 package struct AlertDelivery: Sendable {
     package var environment: [String: String]
     package var launcher: any Launcher
@@ -14,6 +15,13 @@ package struct AlertDelivery: Sendable {
         self.environment = environment
         self.launcher = launcher
         self.diagnostics = diagnostics
+    }
+
+    /// notify-send's argv for one alert: shopy's own options, `--`, then the summary and the
+    /// body (one clean line, markup escaped).
+    package static func notifyArguments(_ program: String, _ alert: PriceRefresh.Fired) -> [String] {
+        let body = Sanitizer.clean("\(alert.like.product.title): \(Money.won(alert.price)) (\(alert.alert.description))")
+        return [program, "--app-name=shopy", "--", "shopy: price alert", Markup.escaped(body)]
     }
 
     /// What `--exec` gets on stdin: the like (its stored shape) with the alert and the price.
@@ -32,9 +40,23 @@ package struct AlertDelivery: Sendable {
         let path = environment["PATH"]
         if notify {
             if let program = launcher.find("notify-send", searchPath: path) {
+                var failed: [LaunchOutcome] = []
                 for alert in fired {
-                    let body = Sanitizer.clean("\(alert.like.product.title): \(Money.won(alert.price)) (\(alert.alert.description))")
-                    _ = launcher.run([program, "--app-name=shopy", "shopy: price alert", body], input: nil, attached: false, wait: 5)
+                    let outcome = launcher.run(Self.notifyArguments(program, alert), input: nil, attached: false, wait: 5)
+                    switch outcome {
+                    case .exited(0), .stillRunning: break
+                    case .exited, .failedToStart: failed.append(outcome)
+                    }
+                }
+                if let first = failed.first {
+                    let how: String
+                    switch first {
+                    case .failedToStart(let code): how = "could not be started (\(String(cString: strerror(code))))"
+                    case .exited(let status): how = "exit status \(status)"
+                    case .stillRunning: how = ""
+                    }
+                    let alerts = "\(failed.count) of \(fired.count) alert\(fired.count == 1 ? "" : "s")"
+                    diagnostics.warning("--notify: notify-send failed for \(alerts) (\(how)); they are listed above")
                 }
             } else {
                 diagnostics.warning("--notify: notify-send was not found on PATH; no desktop notification was sent (the alerts are listed above)")

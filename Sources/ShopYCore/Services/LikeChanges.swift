@@ -30,7 +30,8 @@ public enum LikeChanges {
 
     package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
                             catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
-        try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
+        let cutoff = CoupangSource.listingCutoff(likedAt: likedAt)
+        return try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, likes: $0.likes, catalog: catalog, coupangCutoff: cutoff) }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 if ProductID.usable(target.text) == nil {
@@ -61,33 +62,64 @@ public enum LikeChanges {
             throw SelectionError("\(target.text == product.productId ? "product" : "row \(Sanitizer.clean(target.text)) has") '\(Sanitizer.clean(product.productId))', which is not a usable productId; nothing was liked",
                                  hint: "search again: listings leave such items out")
         }
-        let added = likes.add(Like(product: product, likedAt: likedAt, likedPrice: product.price))
+        // A Coupang like keeps only what the user chose to keep (Coupang's terms).
+        let kept = ProductID.namespace(of: product.productId) == .coupang ? CoupangSource.kept(product) : product
+        let added: Bool
+        do {
+            added = try likes.insert(Like(product: kept, likedAt: likedAt, likedPrice: product.price))
+        } catch {
+            // What the store would refuse to read back is not written (a source's bad value).
+            throw SelectionError("\(target.text == product.productId ? "product \(Sanitizer.clean(product.productId))" : "row \(Sanitizer.clean(target.text))") cannot be liked: its snapshot \(Sanitizer.clean(error.problem)); nothing was liked",
+                                 hint: "search again: listings leave such values out")
+        }
         return Change(kind: added ? .liked : .alreadyLiked, id: product.productId, product: product, likedAt: added ? likedAt : nil)
     }
 
     package static func unlike(_ targets: [LikeTarget], store: SettingsStore,
                               catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
-        try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, catalog: catalog) }) { likes, target, product in
-            // A row always resolves to a product; an id may be one no listing shows.
+        let changes = try change(store, also: [.state],
+                                 resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, likes: $0.likes, catalog: catalog) }) { likes, target, product in
+            // A row resolves to a product or to its id; an id may be one no listing shows.
             let id = product?.productId ?? target.text
             // Every like was checked when the file loaded, so the stored snapshot decodes.
             let snapshot = try? likes.like(id)
             if likes.remove(id) { return Change(kind: .unliked, id: id, product: snapshot?.product) }
             return Change(kind: .notLiked, id: id, product: product)
+        } after: { settings, changes in
+            keepUnlikedRows(changes, in: settings)
         }
+        return changes
+    }
+
+    /// The rows of a likes listing stand for likes; when one is unliked, its snapshot is kept
+    /// with the listing (in state.json, in the same transaction), so that its row still opens,
+    /// copies and likes it again as printed.
+    static func keepUnlikedRows(_ changes: [Change], in settings: Settings) {
+        guard changes.contains(where: { $0.kind == .unliked }), var listing = settings.lastListing, let ids = listing.likedIDs else { return }
+        var kept = false
+        for change in changes where change.kind == .unliked {
+            guard let product = change.product, let row = ids.row(of: change.id), !listing.rows.contains(where: { $0.row == String(row) }) else { continue }
+            listing.rows.append(LastListing.Row(row: String(row), product: product))
+            kept = true
+        }
+        if kept { settings.lastListing = listing }
     }
 
     /// The one transaction: every target resolved first (a bad one changes nothing), the step
     /// applied to each, the likes written only when one changed.
-    static func change(_ store: SettingsStore, resolve: (Settings) throws -> [(LikeTarget, Product?)],
-                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> Change) throws -> [Change] {
-        try store.update([.likes]) { settings in
+    static func change(_ store: SettingsStore, also suites: Set<Suite> = [], resolve: (Settings) throws -> [(LikeTarget, Product?)],
+                       _ step: (inout LikeCollection, LikeTarget, Product?) throws -> Change,
+                       after: (Settings, [Change]) -> Void = { _, _ in }) throws -> [Change] {
+        try store.update(suites.union([.likes])) { settings in
             var likes = settings.likes
             var changes: [Change] = []
             for (target, product) in try resolve(settings) {
                 changes.append(try step(&likes, target, product))
             }
-            if changes.contains(where: \.changed) { settings.likes = likes }
+            if changes.contains(where: \.changed) {
+                settings.likes = likes
+                after(settings, changes)
+            }
             return changes
         }
     }

@@ -13,23 +13,40 @@ package enum LikeResolution {
 
     /// Each target with its product; nil for an id that no listing or catalog holds (unliking
     /// needs no snapshot, liking does: the check is the caller's). `catalog` finds ids no
-    /// listing shows (default: the embedded items only).
-    package static func resolve(_ targets: [LikeTarget], listing: LastListing?,
-                                catalog: CatalogLookup = LikeResolution.embeddedOnly) throws(SelectionError) -> [(LikeTarget, Product?)] {
+    /// listing shows (default: the embedded items only). A row of a likes listing is its like's
+    /// product (from `likes`), or the snapshot kept when it was unliked since; when neither is
+    /// there any more, it stands for its productId (`.id`), so that it is never taken for
+    /// another product.
+    /// `coupangCutoff`: the listing's Coupang rows are not used when it was saved before it
+    /// (`CoupangSource.listingCutoff`: Coupang's terms allow an app to keep its data an hour).
+    package static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection? = nil,
+                                catalog: CatalogLookup = LikeResolution.embeddedOnly, coupangCutoff: String? = nil) throws(SelectionError) -> [(LikeTarget, Product?)] {
+        func checkAge(_ product: Product, _ listing: LastListing) throws(SelectionError) {
+            guard let coupangCutoff, listing.savedAt < coupangCutoff, ProductID.namespace(of: product.productId) == .coupang else { return }
+            throw SelectionError("\(Sanitizer.clean(product.productId)) is a Coupang result listed over an hour ago, and Coupang's terms let shopy keep its data for an hour",
+                                 hint: "search again, then use its row")
+        }
         var resolved: [(LikeTarget, Product?)] = []
         for target in targets {
             switch target {
             case .row(let row):
                 guard let listing else {
-                    throw SelectionError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' first, or give a productId with --id")
+                    throw SelectionError("there is no listing yet to take row \(row) from", hint: "run 'shopy search <query>' (or 'shopy likes') first, or give a productId with --id")
                 }
-                guard let found = listing.rows.first(where: { $0.row == row }) else {
-                    let span = RowList.describe(listing.rows.map(\.row))
-                    throw SelectionError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(span))")
+                guard let found = listing.lookup(row) else {
+                    throw SelectionError("row \(row) is not in the last listing (\(Sanitizer.clean(listing.command)); \(listing.rowSpan))")
                 }
-                resolved.append((target, found.product))
+                if let product = found.product {
+                    try checkAge(product, listing)
+                    resolved.append((target, product))
+                } else if let like = try? likes?.like(found.id) {
+                    resolved.append((target, like.product))
+                } else {
+                    resolved.append((.id(found.id), catalog(found.id).map(ProductMapper.product(from:))))
+                }
             case .id(let id):
-                if let row = listing?.rows.first(where: { $0.product.productId == id }) {
+                if let listing, let row = listing.rows.first(where: { $0.product.productId == id }) {
+                    try checkAge(row.product, listing)
                     resolved.append((target, row.product))
                 } else if let item = catalog(id) {
                     resolved.append((target, ProductMapper.product(from: item)))
@@ -45,7 +62,7 @@ package enum LikeResolution {
     package static func likes(_ targets: [LikeTarget], likes: LikeCollection, listing: LastListing?) throws -> [Like] {
         var chosen: [Like] = []
         var seen = Set<String>()
-        for (target, product) in try resolve(targets, listing: listing) {
+        for (target, product) in try resolve(targets, listing: listing, likes: likes) {
             let id = product?.productId ?? target.text
             guard let like = try likes.like(id) else {
                 throw SelectionError("'\(Sanitizer.clean(target.text))' is not liked", hint: "'shopy likes' lists the likes and their ids")

@@ -52,6 +52,19 @@ package struct ListingMemory: Sendable {
         }
     }
 
+    /// Saves a listing of the likes: the productId of each row, in the order printed (the likes
+    /// hold the products; see `LastListing.likedIDs`).
+    package func rememberLikes(_ description: String, ids: [String]) {
+        guard let rows = LikedRows(ids) else { return }  // never: every like's id is usable
+        do {
+            try store.update([.state]) { settings in
+                settings.lastListing = LastListing(command: description, savedAt: now, rows: [], likedIDs: rows)
+            }
+        } catch {
+            warn(error, "rows of this listing cannot be used by number")
+        }
+    }
+
     /// Records `query` alone in the history when recording is on (a search browse shows, which
     /// leaves the last listing as it is). A store that cannot be read or written is the error.
     package func record(_ query: String) throws {

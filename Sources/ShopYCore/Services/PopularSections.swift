@@ -19,12 +19,18 @@ package enum PopularSections {
 
     /// Fetches every section (at most four at once; the source paces the requests), in order.
     package static func fetch(_ keywords: [String], size: Int, source: any ProductSource) async -> [Section] {
+        await fetch(keywords) { keyword in try await TopItems.fetch(keyword, count: size, from: source) }
+    }
+
+    /// Fetches every section with `page` (a section's items: a query's top, a category's best
+    /// sellers), at most four at once, in order.
+    package static func fetch(_ keywords: [String], page: @escaping @Sendable (String) async throws -> SearchPage) async -> [Section] {
         await withTaskGroup(of: (Int, Section).self) { group in
             func fetch(_ index: Int) {
                 let keyword = keywords[index]
                 group.addTask {
                     do {
-                        let page = try await TopItems.fetch(keyword, count: size, from: source)
+                        let page = try await page(keyword)
                         return (index, Section(keyword: keyword, result: .success(page)))
                     } catch {
                         return (index, Section(keyword: keyword, result: .failure(error)))

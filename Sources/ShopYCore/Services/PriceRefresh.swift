@@ -1,13 +1,21 @@
 import Foundation
 import ShopYBase
 
-/// `shopy likes refresh` as work (the widget calls it too): finds each liked product again at the source and records its price.
-/// The API cannot look a product up by id, so each like is searched for by its title (relevance
-/// order), page by page down to the depth, until its productId turns up.
+/// `shopy likes refresh` as work (the widget calls it too): finds each liked product again at
+/// its source and records its price. Each like goes to the source its id names:
+/// - a bare id (Naver's, the catalog's): Naver's API cannot look a product up by id, so the like
+///   is searched for by its title (relevance order), page by page down to the depth, until its
+///   productId turns up; on the catalog (a recording) nothing is searched;
+/// - `11st:…`: one `ProductInfo` lookup by its code (`ElevenStreetSource.lookup`);
+/// - `coupang:…`: `untracked`: Coupang's terms forbid keeping its data, so a Coupang like keeps
+///   what the user chose to keep and no price history.
 public enum PriceRefresh {
     public enum Outcome: String, Sendable {
-        case same, down, up, gone, error
+        case same, down, up, gone, error, untracked
     }
+
+    /// Why a Coupang like is not refreshed.
+    public static let untrackedReason = "Coupang's terms forbid keeping its data: a Coupang like keeps what you liked, and no price history"
 
     /// What one like's refresh found.
     public struct Result: Sendable {
@@ -20,6 +28,8 @@ public enum PriceRefresh {
         public var rank: Int?
         public var error: (any Error)?
         public var requests: Int
+        /// Why nothing was asked (`untracked`).
+        public var reason: String? = nil
 
         public var price: Int? { found?.price }
     }
@@ -64,16 +74,22 @@ public enum PriceRefresh {
         return (nil, nil, requests)
     }
 
-    /// Refreshes `likes` concurrently (at most `workers` searches in flight; the source's
+    /// Refreshes `likes` concurrently (at most `workers` requests in flight; the sources'
     /// `beforeRequest` holds them to the rate). One like's failure is its own `error`.
+    /// `source` refreshes the bare ids (Naver, or the catalog, where nothing is searched);
+    /// `elevenStreet` the `11st:` ones (nil: none are liked; a failure: why it cannot be asked).
     public static func run(_ likes: [Like], book: PriceBook, source: any ProductSource, depth: Int, workers: Int = 16,
+                           elevenStreet: Swift.Result<ElevenStreetSource, any Error>? = nil,
                            progress: (@Sendable (Int) -> Void)? = nil) async -> [Result] {
         var results = [Result?](repeating: nil, count: likes.count)
-        if source.kind == .catalog {
-            // A recording: its prices never change, so nothing is searched.
+        // Nothing to ask at all (the catalog's likes, Coupang's): answered at once, no progress.
+        if likes.allSatisfy({ ProductID.namespace(of: $0.product.productId) == .coupang
+                || (ProductID.namespace(of: $0.product.productId) == nil && source.kind == .catalog) }) {
             return likes.map { like in
-                let known = book[like.product.productId]?.latest ?? like.likedPrice
-                return Result(like: like, outcome: .same, found: nil, previous: known, rank: nil, error: nil, requests: 0)
+                let previous = book[like.product.productId]?.latest ?? like.likedPrice
+                return ProductID.namespace(of: like.product.productId) == .coupang
+                    ? Result(like: like, outcome: .untracked, found: nil, previous: previous, rank: nil, error: nil, requests: 0, reason: untrackedReason)
+                    : Result(like: like, outcome: .same, found: nil, previous: previous, rank: nil, error: nil, requests: 0)
             }
         }
         await withTaskGroup(of: (Int, Result).self) { group in
@@ -85,8 +101,24 @@ public enum PriceRefresh {
                 let like = likes[index]
                 let previous = book[like.product.productId]?.latest ?? like.likedPrice
                 group.addTask {
+                    let namespace = ProductID.namespace(of: like.product.productId)
+                    if namespace == .coupang {
+                        return (index, Result(like: like, outcome: .untracked, found: nil, previous: previous, rank: nil, error: nil, requests: 0,
+                                              reason: untrackedReason))
+                    }
+                    if namespace == nil && source.kind == .catalog {
+                        // A recording: its prices never change, so nothing is searched.
+                        return (index, Result(like: like, outcome: .same, found: nil, previous: previous, rank: nil, error: nil, requests: 0))
+                    }
                     do {
-                        let (product, rank, requests) = try await find(like, source: source, depth: depth)
+                        let (product, rank, requests): (Product?, Int?, Int)
+                        if namespace == .elevenst {
+                            guard let elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: SourceKeys.variables(of: .elevenst)) }
+                            product = try await elevenStreet.get().lookup(like.product.productId)
+                            (rank, requests) = (nil, 1)
+                        } else {
+                            (product, rank, requests) = try await find(like, source: source, depth: depth)
+                        }
                         guard let product else {
                             return (index, Result(like: like, outcome: .gone, found: nil, previous: previous, rank: nil, error: nil, requests: requests))
                         }

@@ -69,16 +69,31 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         return base.contains(id)
     }
 
-    /// Adds a like unless its product is liked already; true when added.
+    /// The first like `add` refused (see `insert`): a collection holding one is not stored, so a
+    /// caller that does not look cannot lose a like it removed to replace it.
+    private(set) var refused: StoredValueError?
+
+    /// Adds a like unless its product is liked already; true when added. A like that the store
+    /// would not read back is not added (see `insert`) and the collection then refuses to be stored.
     @discardableResult
     public mutating func add(_ like: Like) -> Bool {
+        do {
+            return try insert(like)
+        } catch {
+            refused = refused ?? error
+            return false
+        }
+    }
+
+    /// Adds a like unless its product is liked already; true when added. The like's stored form is
+    /// checked by the rules the reader applies to a journal line (`element(from:)`), so that what
+    /// the store would call damage on the next read — a negative productType from a hostile
+    /// server, an id that is not 1 to 32 digits — is refused here, before anything is written.
+    public mutating func insert(_ like: Like) throws(StoredValueError) -> Bool {
         guard !contains(like.product.productId) else { return false }
-        let bytes = ArraySlice(JSONWriter.serialize(like.json))
-        // Written by us, so it is canonical; likedAt is the string's bytes.
-        let likedAt = ArraySlice(JSONWriter.serialize(.string(like.likedAt)).dropFirst().dropLast())
-        return add(element: Element(id: like.product.productId, bytes: bytes,
-                                    checked: RawLike(bytes: bytes, likedAt: likedAt, price: like.product.price, canonical: true,
-                                                     likedAtKey: likedAt.withUnsafeBufferPointer(LikeCollection.timestampKey))))
+        let element = try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like.json)))
+        guard element.id == like.product.productId else { throw StoredValueError("has a \"productId\" that does not read back") }
+        return add(element: element)
     }
 
     /// Adds a checked element (one line of JSON in the stored shape) unless its id is liked.
@@ -148,6 +163,9 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     /// The checks are those of `Like(json:)`, so a like that would not decode is reported the
     /// same way here.
     public func rawLikes() -> [RawLike] { materialized.map(\.checked) }
+
+    /// `rawLikes()` with each like's productId (what a listing of the likes remembers).
+    public func rawLikesWithIDs() -> [(id: String, like: RawLike)] { materialized.map { ($0.id, $0.checked) } }
 
     /// The elements in stored order (what a compaction writes).
     func storedElements() -> [Element] { materialized }

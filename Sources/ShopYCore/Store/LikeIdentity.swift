@@ -4,8 +4,8 @@
 import ShopYBase
 
 extension LikeCollection {
-    /// Whether a productId JSON string (its quotes included) is 1 to `ProductID.maxLength` ASCII
-    /// digits once decoded (a hand-written `"3\u00334"` is 334).
+    /// Whether a productId JSON string (its quotes included) is a usable id once decoded (1 to
+    /// `ProductID.maxLength` ASCII digits, bare or namespaced; a hand-written `"3\u00334"` is 334).
     static func isProductID(quoted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard quoted.count >= 2 else { return false }
         let bytes = UnsafeBufferPointer(rebasing: quoted[1..<(quoted.count - 1)])
@@ -13,8 +13,7 @@ extension LikeCollection {
             guard case .string(let id)? = try? JSONParser.parse(quoted) else { return false }
             return ProductID.usable(id) == id
         }
-        guard !bytes.isEmpty, bytes.count <= ProductID.maxLength else { return false }
-        return bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        return ProductID.isUsable(bytes)
     }
 
     /// The first id found a second time: the id and the positions of both, or nil.

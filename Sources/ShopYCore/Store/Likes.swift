@@ -68,15 +68,25 @@ public struct Like: Equatable, Sendable {
         likedPrice = try int("likedPrice")
     }
 
-    /// `2026-11-29T20:33:43Z`.
+    /// `2026-11-29T20:33:43Z`: whole seconds, UTC, the year always in four digits (`0001`, not
+    /// `1`), which is the only form `WidgetClock.parse` and the likes' sort key read. A time
+    /// outside the years 0000–9999 has no such form and is held at the nearest end, so that
+    /// whatever time is stored reads back.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        var t = time_t(seconds)
+        let interval = date.timeIntervalSince1970
+        let bounded = interval.isNaN ? 0 : min(max(interval.rounded(.down), Like.earliestSecond), Like.latestSecond)
+        var t = time_t(Int(bounded))
         var parts = tm()
         gmtime_r(&t, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since 1970.
+    static let earliestSecond: Double = -62_167_219_200
+    static let latestSecond: Double = 253_402_300_799
 }
 
 /// Codable in the same flat shape as `Like.json`.
@@ -139,11 +149,39 @@ public struct LastListing: Codable, Equatable, Sendable {
     /// What produced it, e.g. `search 방충망 (page 2)`.
     public var command: String
     public var savedAt: String
+    /// The rows with their products. Of a likes listing (`likedIDs`), only the rows whose like
+    /// was removed since, with the snapshot the like had, so that `like 3` can undo `unlike 3`.
     public var rows: [Row]
+    /// A `shopy likes` listing: the productId of each row, row 1 first. Its products are the
+    /// likes themselves, so they are not copied here (100,000 likes make 1.2 MB of ids rather
+    /// than 50 MB of snapshots that every later command would read).
+    public var likedIDs: LikedRows?
 
-    public init(command: String, savedAt: String, rows: [Row]) {
+    public init(command: String, savedAt: String, rows: [Row], likedIDs: LikedRows? = nil) {
         self.command = command
         self.savedAt = savedAt
         self.rows = rows
+        self.likedIDs = likedIDs
+    }
+
+    /// What row `name` shows: the row kept with its product, else the productId of the like a
+    /// likes listing showed there; nil when the listing has no such row.
+    public func lookup(_ name: String) -> (id: String, product: Product?)? {
+        if let row = rows.first(where: { $0.row == name }) { return (row.product.productId, row.product) }
+        guard let likedIDs, let number = Int(name), String(number) == name, let id = likedIDs.id(atRow: number) else { return nil }
+        return (id, nil)
+    }
+
+    /// How many rows it printed.
+    public var rowCount: Int { likedIDs?.count ?? rows.count }
+
+    /// The listing's rows said the way a person reads them (`its rows are 1–20`).
+    public var rowSpan: String {
+        guard let likedIDs else { return RowList.describe(rows.map(\.row)) }
+        switch likedIDs.count {
+        case 0: return RowList.describe([])
+        case 1: return RowList.describe(["1"])
+        case let count: return "its rows are 1–\(count)"
+        }
     }
 }

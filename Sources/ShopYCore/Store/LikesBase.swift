@@ -38,8 +38,16 @@ package final class LikesBase: @unchecked Sendable {
     /// The snapshot's schema and generation read from its first line (nil: not as shopy writes
     /// it, e.g. schema 1 or edited by hand: then everything comes from a full read).
     package let generation: String?
-    /// Nil when missing or not matching this snapshot.
-    package private(set) var index: LikesIndex?
+    /// Nil when missing, not matching this snapshot, or found broken by a lookup.
+    package internal(set) var index: LikesIndex?
+    /// An index of this snapshot's generation and size noted for another file (a copy, a
+    /// restored backup): trusted once the snapshot's CRC is found to be its key's (`settleIndex`).
+    var unconfirmedIndex: LikesIndex?
+    /// The index was found wanting in this transaction (missing, stale or broken): one built from
+    /// the snapshot is to be written (`settleIndex`).
+    var indexWanted = false
+    /// The snapshot's bytes when read whole (kept for its CRC and its elements).
+    private var snapshotBytes: [UInt8]?
     /// The journal's complete lines, when it continues this snapshot.
     let journal: LikesJournal.Contents?
     /// A journal that names another snapshot: folded already by a stopped compaction, ignored.
@@ -66,13 +74,15 @@ package final class LikesBase: @unchecked Sendable {
     var hasReadSnapshot: Bool { loaded != nil }
     var snapshotSize: Int { snapshotInfo.map { Int($0.st_size) } ?? 0 }
 
-    private init(files: LikesFiles, fd: Int32, info: stat?, generation: String?, index: LikesIndex?,
+    private init(files: LikesFiles, fd: Int32, info: stat?, generation: String?, index: LikesIndex?, unconfirmed: LikesIndex?,
                  journal: LikesJournal.Contents?, staleJournal: Bool) {
         self.files = files
         snapshotFD = fd
         snapshotInfo = info
         self.generation = generation
         self.index = index
+        unconfirmedIndex = unconfirmed
+        indexWanted = info != nil && generation != nil && index == nil
         self.journal = journal
         self.staleJournal = staleJournal
     }
@@ -93,11 +103,12 @@ package final class LikesBase: @unchecked Sendable {
             var ok = false
             defer { if !ok && fd >= 0 { close(fd) } }
             let generation = try opened.flatMap { (fd, _) throws(StoreError) in try readGeneration(fd, path: files.snapshot) }
-            var index: LikesIndex?
+            // Its header only: a lookup checks the lines it uses (see `LikesIndex`).
+            var index: LikesIndex?, unconfirmed: LikesIndex?
             if let info = opened?.info, let generation, let indexFile = try FileIO.openStoreFile(files.index) {
-                if let bytes = IndexBytes(mapping: indexFile.fd, size: Int(indexFile.info.st_size)), let parsed = LikesIndex.parse(bytes),
-                   parsed.identity == SnapshotIdentity(generation: generation, info: info) {
-                    index = parsed
+                if let bytes = IndexBytes(mapping: indexFile.fd, size: Int(indexFile.info.st_size)), let parsed = LikesIndex.parseHeader(bytes),
+                   parsed.key.generation == generation, parsed.key.size == Int(info.st_size) {
+                    if parsed.seen == SnapshotSeen(info) { index = parsed } else { unconfirmed = parsed }
                 }
                 close(indexFile.fd)
             }
@@ -124,7 +135,7 @@ package final class LikesBase: @unchecked Sendable {
             }
             if same || attempt >= 20 {
                 ok = true
-                return LikesBase(files: files, fd: fd, info: opened?.info, generation: generation, index: index,
+                return LikesBase(files: files, fd: fd, info: opened?.info, generation: generation, index: index, unconfirmed: unconfirmed,
                                  journal: journal, staleJournal: stale)
             }
         }
@@ -149,19 +160,41 @@ package final class LikesBase: @unchecked Sendable {
 
     func contains(_ id: String) -> Bool {
         if let changed = fold[id] { return changed != nil }
-        if let index { return index.lookup(id) != nil }
+        switch indexAnswer(id) {
+        case .found: return true
+        case .absent: return false
+        case .broken, nil: break
+        }
         if snapshotIDs == nil { snapshotIDs = Set(snapshotElementsOrFailure().map(\.id)) }
         return snapshotIDs!.contains(id)
+    }
+
+    /// The index's answer about `id`, nil without a trusted index. An answer its links do not
+    /// prove distrusts the index for the rest of this transaction (and asks for a new one).
+    private func indexAnswer(_ id: String) -> LikesIndex.Lookup? {
+        guard let index else { return nil }
+        let answer = index.find(id)
+        if answer == .broken { distrustIndex() }
+        return answer
+    }
+
+    func distrustIndex() {
+        index = nil
+        indexWanted = snapshotInfo != nil && generation != nil
     }
 
     /// The element of `id`: from the journal, else read where the index says it is (and checked
     /// to be that like), else from the whole snapshot.
     func element(_ id: String) -> LikeCollection.Element? {
         if let changed = fold[id] { return changed }
-        if let index {
-            guard let place = index.lookup(id) else { return nil }
-            if let element = try? read(place), element.id == id { return element }
-            self.index = nil  // it pointed elsewhere: not to be trusted for the rest of this transaction
+        switch indexAnswer(id) {
+        case .found(let offset, let length)?:
+            if let element = try? read((offset, length)), element.id == id { return element }
+            distrustIndex()  // it pointed elsewhere: not to be trusted for the rest of this transaction
+        case .absent?:
+            return nil
+        case .broken?, nil:
+            break
         }
         return snapshotElementsOrFailure().first { $0.id == id }
     }
@@ -179,10 +212,9 @@ package final class LikesBase: @unchecked Sendable {
         LikeCollection.replay(snapshotElementsOrFailure(), journalChanges, inElements: mayBeInSnapshot)
     }
 
-    /// False only when the index says that `id` is not in the snapshot.
+    /// False only when the index says (and proves) that `id` is not in the snapshot.
     func mayBeInSnapshot(_ id: String) -> Bool {
-        guard let index else { return true }
-        return index.lookup(id) != nil
+        indexAnswer(id) != .absent
     }
 
     /// False only when `id` is surely not among `allElements()` (the journal's last word on it,
@@ -201,6 +233,15 @@ package final class LikesBase: @unchecked Sendable {
         }
     }
 
+    /// The snapshot's bytes, read once from the descriptor held open (empty without one).
+    func wholeSnapshot() throws(StoreError) -> [UInt8] {
+        if let snapshotBytes { return snapshotBytes }
+        guard snapshotFD >= 0 else { return [] }
+        let bytes = try FileIO.readAll(snapshotFD, path: files.snapshot)
+        snapshotBytes = bytes
+        return bytes
+    }
+
     /// The whole snapshot, read once from the descriptor held open and checked as any suite file.
     package func snapshot() throws(StoreError) -> (document: SuiteDocument, elements: [LikeCollection.Element]) {
         if let loaded { return loaded }
@@ -208,7 +249,7 @@ package final class LikesBase: @unchecked Sendable {
             loaded = (SuiteDocument(schema: Suite.likes.schema), [])
             return loaded!
         }
-        let bytes = try FileIO.readAll(snapshotFD, path: files.snapshot)
+        let bytes = try wholeSnapshot()
         var elements: [LikeCollection.Element] = []
         let document = try SuiteDocument.parse(bytes, path: files.snapshot, suite: .likes, walking: "likes") { rest throws(StoredValueError) in
             let walked = try LikeCollection.elements(walking: rest)

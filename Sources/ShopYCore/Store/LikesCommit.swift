@@ -109,7 +109,9 @@ package enum LikesCommit {
         try step(.snapshotReplaced)
         var info = stat()
         if lstat(files.snapshot, &info) == 0 {
-            try FileIO.atomicWrite(LikesIndex.build(entries, identity: SnapshotIdentity(generation: generation, info: info)), to: files.index)
+            let crc = CRC32.finish(pieces.reduce(CRC32.start) { CRC32.update($0, $1) })
+            let key = SnapshotKey(generation: generation, size: pieces.reduce(0) { $0 + $1.count }, crc: crc)
+            try FileIO.atomicWrite(LikesIndex.build(entries, key: key, seen: SnapshotSeen(info)), to: files.index)
         }
         try step(.indexWritten)
         try removeJournal(files)
@@ -159,17 +161,22 @@ package enum LikesCommit {
 
     /// An index of the snapshot as it is (its likes' bytes are slices of the file).
     package static func rebuildIndex(_ base: LikesBase) throws(StoreError) {
-        guard let info = base.snapshotInfo, let generation = base.generation else { return }
-        let elements = try base.snapshot().elements
-        let entries = elements.map { LikesIndex.Entry(id: $0.id, offset: $0.bytes.startIndex, length: $0.bytes.count) }
-        try FileIO.atomicWrite(LikesIndex.build(entries, identity: SnapshotIdentity(generation: generation, info: info)), to: base.files.index)
+        guard let index = try expectedIndex(base) else { return }
+        try FileIO.atomicWrite(index, to: base.files.index)
     }
 
     /// The index `rebuildIndex` would write for this snapshot, or nil without one.
     package static func expectedIndex(_ base: LikesBase) throws(StoreError) -> [UInt8]? {
         guard let info = base.snapshotInfo, let generation = base.generation else { return nil }
-        let entries = try base.snapshot().elements.map { LikesIndex.Entry(id: $0.id, offset: $0.bytes.startIndex, length: $0.bytes.count) }
-        return LikesIndex.build(entries, identity: SnapshotIdentity(generation: generation, info: info))
+        let bytes = try base.wholeSnapshot()
+        let elements = try base.snapshot().elements
+        let key = SnapshotKey(generation: generation, size: bytes.count, crc: CRC32.checksum(bytes[...]))
+        return LikesIndex.build(entries(elements), key: key, seen: SnapshotSeen(info))
+    }
+
+    /// Where each like is in the snapshot (its bytes are slices of the file's).
+    static func entries(_ elements: [LikeCollection.Element]) -> [LikesIndex.Entry] {
+        elements.map { LikesIndex.Entry(id: $0.id, offset: $0.bytes.startIndex, length: $0.bytes.count) }
     }
 
     package static func removeJournal(_ files: LikesFiles) throws(StoreError) {

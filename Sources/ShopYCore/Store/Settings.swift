@@ -51,9 +51,9 @@ public struct StoredValueError: Error, Sendable {
 /// setting never sees paths or JSON.
 ///
 /// `Value` is Codable, but the requirement sits on the members, not on the type: a generic
-/// type's requirements are checked at run time each time its metadata is first made, and for
-/// eight settings those conformance lookups cost every command ~5 M instructions (the members'
-/// requirements are met from the call site, at no cost).
+/// type's requirements are checked at run time each time its metadata is first made (a scan of
+/// the binary's conformance records, for every setting, in every command), while the members'
+/// requirements are met from the call site, at no cost.
 @propertyWrapper
 public struct Stored<Value> {
     public let key: String
@@ -139,8 +139,8 @@ public final class Settings {
     @Stored("prices", suite: .prices) public var prices = PriceBook()
 
     /// Every `@Stored` declaration above, for `Session.checkValues`. Listed rather than found by
-    /// reflection at run time: Mirror and its dynamic casts cost every command that reads a file
-    /// ~10 M instructions of runtime conformance lookups (more than the rest of `shopy likes`).
+    /// reflection at run time: Mirror and its dynamic casts make the runtime search the
+    /// binary's conformance records in every command that reads a file.
     /// `SettingsDeclarationTests` holds this list to what reflection finds, so a new setting
     /// cannot be left out of the checks.
     var declarations: [any StoredDeclaration] {
@@ -161,6 +161,9 @@ public final class Settings {
 
     /// Every like as checked JSON bytes (see `LikeCollection.rawLikes`); the checks ran on load.
     public func allRawLikes() -> [LikeCollection.RawLike] { likes.rawLikes() }
+
+    /// `allRawLikes()` with each like's productId.
+    public func allRawLikesWithIDs() -> [(id: String, like: LikeCollection.RawLike)] { likes.rawLikesWithIDs() }
 }
 
 /// The store: a directory of suite files, each with a lock file beside it.
@@ -186,6 +189,7 @@ public final class SettingsStore: Sendable {
         let session = Session(store: self, writable: [])
         let result = try session.run(body)
         if let error = session.error { throw error }
+        session.finish()
         return result
     }
 
@@ -284,7 +288,16 @@ final class Session {
     /// snapshot that no index vouches for is read and checked whole.
     func prepareJournaled() throws(StoreError) {
         let base = try likes()
-        if base.index == nil && base.snapshotInfo != nil { _ = try base.snapshot() }
+        guard base.index == nil && base.snapshotInfo != nil else { return }
+        // Found wanting (a copy, a restore, a stale or broken index): settled once, for this
+        // command and the next ones (see `settleIndex`).
+        try base.settleIndex(holdingLock: writable.contains(.likes))
+        if base.index == nil { _ = try base.snapshot() }  // of the old format: checked whole
+    }
+
+    /// After a read: an index distrusted on the way is replaced, when the lock is free.
+    func finish() {
+        if writable.isEmpty { likesBase?.settleIndexIfWanted() }
     }
 
     func value<Value: Codable>(_ key: String, in suite: Suite, default defaultValue: Value, codec: RawCodec<Value>?) -> Value {
@@ -344,16 +357,11 @@ final class Session {
         }
         guard var document = try? document(suite) else { return }
         let bytes: [UInt8]
-        if let codec {
-            bytes = codec.encode(value)
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(value) else {
-                recorded = recorded ?? .damaged(path: store.path(of: suite), problem: "\"\(key)\" could not be encoded")
-                return
-            }
-            bytes = Array(data)
+        do {
+            bytes = try Session.storedForm(value, codec: codec)
+        } catch {
+            recorded = recorded ?? .unstorable(path: store.path(of: suite), problem: "\"\(key)\" \(error.problem)")
+            return
         }
         document.setRaw(bytes[...], for: key)
         documents[suite] = document
@@ -364,7 +372,10 @@ final class Session {
     func commit() throws(StoreError) {
         for suite in dirty.sorted() {
             if suite.journaled {
-                if let value = cache[suite.name + "/likes"] as? LikeCollection { try LikesCommit.commit(value, base: try likes()) }
+                if let value = cache[suite.name + "/likes"] as? LikeCollection {
+                    if let refused = value.refused { throw .unstorable(path: store.path(of: suite), problem: "a like \(refused.problem)") }
+                    try LikesCommit.commit(value, base: try likes())
+                }
                 continue
             }
             guard let document = documents[suite] else { continue }

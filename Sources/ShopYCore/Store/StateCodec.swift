@@ -1,6 +1,6 @@
 /// state.json's values (the history and the last listing) on the project's own JSON, not
-/// Codable: every search rewrites them, and JSONEncoder/JSONDecoder cost such a command ~28 M
-/// instructions and over a MiB of memory on Linux. The format is the one Codable wrote and
+/// Codable: every search rewrites them, and on Linux JSONEncoder/JSONDecoder are slow and look
+/// protocol conformances up at run time. The format is the one Codable wrote and
 /// read (keys sorted, a nil optional left out, `/` unescaped): files written by either read the
 /// same, and a value that Codable refused is refused here too, in the same words.
 import ShopYBase
@@ -139,7 +139,13 @@ extension Optional: RawStorable where Wrapped == LastListing {
                 guard let product = row["product"] else { throw StateCodec.Failure(path: path) }
                 rows.append(LastListing.Row(row: try StateCodec.string(row, "row", path), product: try StateCodec.product(product, path + ".product")))
             }
-            return LastListing(command: try StateCodec.string(o, "command", ""), savedAt: try StateCodec.string(o, "savedAt", ""), rows: rows)
+            var likedIDs: LikedRows?
+            if let joined = try StateCodec.optionalString(o, "likedIDs", "") {
+                guard let ids = LikedRows(joined: joined) else { throw StateCodec.Failure(path: ".likedIDs") }
+                likedIDs = ids
+            }
+            return LastListing(command: try StateCodec.string(o, "command", ""), savedAt: try StateCodec.string(o, "savedAt", ""), rows: rows,
+                               likedIDs: likedIDs)
         } catch {
             throw error.problem
         }
@@ -149,6 +155,7 @@ extension Optional: RawStorable where Wrapped == LastListing {
         guard let listing = self else { return Array("null".utf8) }
         var o = JSONObject()
         o.appendUnchecked("command", .string(listing.command))
+        if let likedIDs = listing.likedIDs { o.appendUnchecked("likedIDs", .string(likedIDs.joined)) }
         o.appendUnchecked("rows", .array(listing.rows.map { row in
             var r = JSONObject()
             r.appendUnchecked("product", StateCodec.productJSON(row.product))

@@ -58,7 +58,7 @@ package struct SuiteDocument {
         var schema: Int?
         let result: Result<Void, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             // One pass over the whole file for UTF-8, then a structural walk that skips strings
-            // sixteen bytes at a time: several times faster than checking string by string. A
+            // sixteen bytes at a time, rather than checking each string as it is met. A
             // large file (the likes' snapshot) has its UTF-8 checked on another core while it is
             // walked (the walk is safe on any bytes); nothing it found is used before both end.
             let utf8 = UTF8Check(buffer)

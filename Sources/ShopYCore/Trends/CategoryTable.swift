@@ -105,7 +105,9 @@ public struct CategoryTable: Sendable {
 
     /// A code (known or not: DataLab accepts any cat_id), a top-level name, or a part of a leaf
     /// path whose segments are separated by `/` or `>` (`러닝화`, `남성신발/운동화/러닝화`).
-    /// Case-insensitive; a leaf named by the query beats a leaf the query only passes through.
+    /// Case-insensitive. One category only when no other bears the name: a leaf named by the
+    /// query is ambiguous with the leaves under branches of that name (`운동화` is a leaf under
+    /// 출산/육아 and a branch under both 남성신발 and 여성신발), the leaves it names first.
     public func lookup(_ text: String) -> Lookup {
         let query = CategoryTable.normalize(text)
         if CategoryTable.isCode(query) {
@@ -121,7 +123,7 @@ public struct CategoryTable: Sendable {
             case .none: break
             }
         }
-        let matches = ending.isEmpty ? passing : ending
+        let matches = ending + passing
         if matches.count == 1 { return .found(matches[0]) }
         if !matches.isEmpty { return .ambiguous(matches) }
         return .unknown(closest: closest(to: query))
@@ -133,6 +135,18 @@ public struct CategoryTable: Sendable {
         let query = CategoryTable.normalize(word)
         if CategoryTable.isCode(query) { return (topLevel + leaves).filter { $0.code.hasPrefix(query) } }
         return (topLevel + leaves).filter { $0.path.joined(separator: "/").lowercased().contains(query) }
+    }
+
+    /// The branch `text` names in `category`'s path (the path up to the end of the match) when
+    /// the text passes through it; nil when it names the leaf itself or does not match.
+    public func branch(of category: ShoppingCategory, named text: String) -> [String]? {
+        let query = CategoryTable.normalize(text)
+        let lowered = category.path.map { $0.lowercased() }
+        guard CategoryTable.match(query, lowered) == .passing else { return nil }
+        for end in lowered.indices.dropLast() {
+            for start in 0...end where lowered[start...end].joined(separator: "/") == query { return Array(category.path[...end]) }
+        }
+        return nil
     }
 
     enum Match { case ending, passing, none }
@@ -171,7 +185,7 @@ public struct CategoryTable: Sendable {
         let limit = max(1, last.count / 2)
         let length = last.count
         // The distance is at least the difference in length: a name that far off is never
-        // scored (a 3,000-character word against 4,967 names took 15 s).
+        // scored (a very long word against every name would otherwise take seconds).
         let scored = all.compactMap { category -> (ShoppingCategory, Int)? in
             let name = category.name.lowercased()
             guard abs(name.count - length) <= limit else { return nil }

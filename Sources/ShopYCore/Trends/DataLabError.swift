@@ -89,6 +89,8 @@ public enum DataLabError: ShopyError, Equatable {
             return "set SHOPY_DATALAB_BASE to the address the server points to, if you trust it"
         case .unreachable(_, .proxy(_, let variable, _)):
             return "check \(variable), or exempt the host in NO_PROXY"
+        case .unreachable(_, .tls(let failure)):
+            return failure.hint(baseVariable: "SHOPY_DATALAB_BASE")
         case .serverError, .badResponse, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         }

@@ -79,9 +79,12 @@ public struct TrendsResult: Sendable {
         public var latest: Double { values.last ?? 0 }
         public var previous: Double? { values.count >= 2 ? values[values.count - 2] : nil }
 
-        /// Percent change from the previous period; nil without one or when it was 0.
+        /// Percent change from the previous period; nil without one or when it was 0 as a
+        /// ratio is written (under half of `TrendsResult.smallestRatio`): against a subnormal
+        /// or tiny previous value the quotient is ∞ or a 300-digit number, not a change. So the
+        /// change is at most 999,999,900% (from 0.00001 to 100).
         public var change: Double? {
-            guard let previous, previous > 0 else { return nil }
+            guard let previous, !TrendsResult.isZero(previous) else { return nil }
             return (latest - previous) / previous * 100
         }
 
@@ -92,6 +95,13 @@ public struct TrendsResult: Sendable {
             return best
         }
     }
+
+    /// The smallest ratio DataLab writes and shopy shows (five decimals): a value under half
+    /// of it is written 0.
+    public static let smallestRatio = 0.00001
+
+    /// Whether `ratio` is 0 as written with five decimals.
+    public static func isZero(_ ratio: Double) -> Bool { !(ratio >= smallestRatio / 2) }
 
     public var comparison: TrendsComparison
     public var periods: [CalendarDate]

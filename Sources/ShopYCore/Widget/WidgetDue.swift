@@ -11,8 +11,11 @@ public enum WidgetDue {
         case configurationChanged = "the configuration changed"
     }
 
-    /// nil: not due.
-    public static func reason(timeline: WidgetTimeline?, policy: WidgetPolicy, fingerprint: StoreFingerprint, shownIDs: [String], now: Date) -> Reason? {
+    /// nil: not due. A recent `attempt` that left no newer timeline (a refresh that failed or
+    /// died) holds the next one back, as `retryAt` does after a refresh that failed in full.
+    public static func reason(timeline: WidgetTimeline?, policy: WidgetPolicy, fingerprint: StoreFingerprint, shownIDs: [String], now: Date,
+                              attempt: WidgetRefreshAttempt? = nil) -> Reason? {
+        if let attempt, attempt.holdsBack(timeline: timeline, now: now) { return nil }
         guard let timeline else { return .noTimeline }
         if let retryAt = timeline.retryAt, now < retryAt { return nil }
         if timeline.fingerprint != fingerprint { return .storeChanged }

@@ -90,7 +90,7 @@ public struct WidgetEntry: Equatable, Sendable {
         case .newerSchema: errorClass = "store-newer"
         case .unsafeFile: errorClass = "store-unsafe"
         case .io: errorClass = "store-io"
-        case .invalidImport, .notFound, .unusableTarget: errorClass = "store-error"
+        case .invalidImport, .notFound, .unusableTarget, .unstorable: errorClass = "store-error"
         }
         let message = errorClass == "store-newer" ? "shopy: store is newer — upgrade shopy" : "shopy: store damaged — run shopy doctor"
         return WidgetEntry(date: date, kind: .failure, items: [], errorClass: errorClass, message: message)

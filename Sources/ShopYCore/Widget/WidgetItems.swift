@@ -68,7 +68,8 @@ public enum WidgetItems {
         let rest = products.dropFirst().prefix(2).map { title($0.title, width: 14) }
         return WidgetItem(optionID: id, kind: .popular, short: "★ \(k): " + title(top.title, width: shortTitleWidth),
                           line: "★ \(k) 1. " + title(top.title, width: 30) + " · " + Money.won(top.price)
-                            + rest.enumerated().map { " · \($0.offset + 2). \($0.element)" }.joined(),
+                            + rest.enumerated().map { " · \($0.offset + 2). \($0.element)" }.joined()
+                            + disclosure(products.prefix(3)),
                           link: top.link)
     }
 
@@ -78,7 +79,12 @@ public enum WidgetItems {
         let q = title(query, width: 10)
         guard let top else { return WidgetItem(optionID: id, kind: .history, short: "⌕ \(q): —", line: "⌕ \(q): no results", tone: .muted) }
         return WidgetItem(optionID: id, kind: .history, short: "⌕ \(q): " + title(top.title, width: shortTitleWidth),
-                          line: "⌕ \(q): " + title(top.title, width: lineTitleWidth) + " · " + Money.won(top.price), link: top.link)
+                          line: "⌕ \(q): " + title(top.title, width: lineTitleWidth) + " · " + Money.won(top.price) + disclosure([top]), link: top.link)
+    }
+
+    /// Coupang's partner disclosure, after a line that shows its results (its terms ask for it).
+    static func disclosure<Items: Sequence<Product>>(_ shown: Items) -> String {
+        shown.contains { $0.source == .coupang } ? " · " + CoupangSource.disclosure : ""
     }
 
     /// A failed item: the error's class, nothing from the error's text (it may hold a server's words).

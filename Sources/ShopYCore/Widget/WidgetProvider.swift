@@ -10,13 +10,22 @@ public struct WidgetState: Sendable {
     public var timeline: WidgetTimeline?
     /// nil: not due.
     public var due: WidgetDue.Reason?
+    /// The last refresh started, when one was recorded.
+    public var attempt: WidgetRefreshAttempt?
 
-    public init(entry: WidgetEntry, selection: WidgetSelection, policy: WidgetPolicy, timeline: WidgetTimeline?, due: WidgetDue.Reason?) {
+    public init(entry: WidgetEntry, selection: WidgetSelection, policy: WidgetPolicy, timeline: WidgetTimeline?, due: WidgetDue.Reason?,
+                attempt: WidgetRefreshAttempt? = nil) {
         self.entry = entry
         self.selection = selection
         self.policy = policy
         self.timeline = timeline
         self.due = due
+        self.attempt = attempt
+    }
+
+    /// Why the last refresh failed: a newer failed attempt's class, else the timeline's.
+    public var lastRefreshError: String? {
+        attempt?.failure(over: timeline) ?? timeline?.lastError
     }
 }
 
@@ -66,14 +75,15 @@ public struct WidgetProvider: Sendable {
             return WidgetState(entry: .failure(error, at: now), selection: empty, policy: .atEnd, timeline: nil, due: nil)
         }
         let timeline = WidgetTimeline.load(directory: store.directory, name: name)
+        let attempt = WidgetRefreshAttempt.load(directory: store.directory, name: name)
         let due = WidgetDue.reason(timeline: timeline, policy: policy, fingerprint: StoreFingerprint.of(directory: store.directory),
-                                   shownIDs: selection.shown.map(\.id), now: now)
+                                   shownIDs: selection.shown.map(\.id), now: now, attempt: attempt)
         let cached = timeline?.current(at: now)
         let items = selection.shown.map { option in
             liveItem(option, view: view) ?? cached?.items.first(where: { $0.optionID == option.id }) ?? WidgetItems.pending(option)
         }
         let entry = WidgetEntry(date: cached?.date ?? now, items: items, stale: due != nil)
-        return WidgetState(entry: entry, selection: selection, policy: policy, timeline: timeline, due: due)
+        return WidgetState(entry: entry, selection: selection, policy: policy, timeline: timeline, due: due, attempt: attempt)
     }
 
     /// Items read from the store itself; nil for those the refresh fills.

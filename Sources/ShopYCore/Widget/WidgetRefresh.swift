@@ -61,7 +61,7 @@ public enum WidgetRefresher {
                 do {
                     guard let source else { throw sourceError(sourceOutcome) }
                     let size = option.kind == .popular ? 3 : 1
-                    if source.kind == .naver { requests += 1 }
+                    if source.kind != .catalog { requests += source.kinds.filter { $0 != .catalog }.count }
                     let page = try await TopItems.fetch(option.subject ?? "", count: size, from: source)
                     items.append(option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
                                                          : WidgetItems.history(option.subject ?? "", page.items.first))
@@ -115,8 +115,8 @@ enum WidgetStatusItem {
         switch source {
         case .success(.catalog)?:
             return WidgetItem(optionID: option.id, kind: .status, short: "● catalog", line: "● offline catalog (no Naver keys)", tone: .normal)
-        case .success(.naver)?:
-            if !searched { return WidgetItem(optionID: option.id, kind: .status, short: "● keys set", line: "● Naver keys set (nothing searched)") }
+        case .success(let kind)?:
+            if !searched { return WidgetItem(optionID: option.id, kind: .status, short: "● keys set", line: "● \(kind.displayName) keys set (nothing searched)") }
             if failures.isEmpty { return WidgetItem(optionID: option.id, kind: .status, short: "● online", line: "● online · API answering", tone: .good) }
             let first = failures[0]
             return WidgetItem(optionID: option.id, kind: .status, short: first == "retired" ? "● API retired" : "● \(first)",
@@ -136,6 +136,8 @@ public enum WidgetErrors {
         switch error {
         case let error as SourceError:
             return caseName(error)
+        case let error as NamedSourceError:
+            return errorClass(error.underlying)
         case let error as NetworkError:
             if case .offline = error { return "offline" }
             return "network-unsupported"
@@ -148,6 +150,12 @@ public enum WidgetErrors {
         default:
             return "error"
         }
+    }
+
+    /// An error class read back from a file (the timeline, the attempt): text from a file is
+    /// hostile, so it comes back one clean line of at most 64 characters.
+    public static func readBack(_ text: String) -> String {
+        FieldLimits.cut(Sanitizer.clean(text), to: 64)
     }
 
     static func caseName(_ value: Any) -> String {

@@ -52,7 +52,7 @@ public struct WidgetTimeline: Equatable, Sendable {
             "schema": .int(Self.schema), "name": .string(name), "generatedAt": .string(WidgetClock.format(generatedAt)),
             "policy": .object(policyObject), "fingerprint": .string(fingerprint.text),
             "shown": .array(shownIDs.map(JSONValue.string)),
-            "retryAt": .string(orNull: retryAt.map(WidgetClock.format)), "lastError": .string(orNull: lastError),
+            "retryAt": .string(orNull: retryAt.map(WidgetClock.format)), "lastError": .string(orNull: lastError.map(WidgetErrors.readBack)),
             "entries": .array(entries.map { .object(JSONObject(["date": .string(WidgetClock.format($0.date)), "items": .array($0.items.map(item))])) }),
         ]))
     }
@@ -90,7 +90,7 @@ public struct WidgetTimeline: Equatable, Sendable {
         fingerprint = StoreFingerprint(text: try string(o["fingerprint"], "fingerprint"))
         shownIDs = try (o["shown"]?.arrayValue ?? []).map { v throws(DecodeError) in try string(v, "shown id") }
         retryAt = o["retryAt"]?.stringValue.flatMap(WidgetClock.parse)
-        lastError = o["lastError"]?.stringValue
+        lastError = o["lastError"]?.stringValue.map(WidgetErrors.readBack)
         var entries: [WidgetEntry] = []
         for e in o["entries"]?.arrayValue ?? [] {
             guard let eo = e.objectValue else { throw DecodeError(problem: "has an entry that is not an object") }
@@ -116,8 +116,17 @@ public struct WidgetTimeline: Equatable, Sendable {
         return timeline
     }
 
+    /// Writes the timeline, checked first by `load`'s own reading: bytes that would not read
+    /// back as written are refused (a timeline nobody can read would start a refresh at every
+    /// poll of the bar).
     public func save(directory: String) throws(StoreError) {
+        let path = directory + "/" + Self.fileName(name)
+        let bytes = JSONWriter.serialize(json, pretty: true) + [0x0A]
+        guard let value = try? JSONParser.parse(bytes), let read = try? WidgetTimeline(json: value),
+              JSONWriter.serialize(read.json, pretty: true) + [0x0A] == bytes else {
+            throw .unstorable(path: path, problem: "the timeline would not read back as written")
+        }
         try FileIO.ensureDirectory(directory)
-        try FileIO.atomicWrite(JSONWriter.serialize(json, pretty: true) + [0x0A], to: directory + "/" + Self.fileName(name))
+        try FileIO.atomicWrite(bytes, to: path)
     }
 }

@@ -1,3 +1,4 @@
+import ShopYBase
 
 /// The trends item: the top-level shopping category with the most clicks over the last four
 /// weeks (DataLab Shopping Insight), fetched by the background refresh only.
@@ -16,9 +17,10 @@ public enum WidgetTrends {
     package static func fetch(_ trends: TrendsService, today: CalendarDate, timeout: Double) async throws -> (item: WidgetItem, requests: Int) {
         let result = try await trends.compare(comparison(today: today), timeout: timeout)
         guard let top = result.rows.max(by: { $0.latest < $1.latest }) else { throw SourceError.badResponse("DataLab answered no rows") }
-        let change = top.change.map { c -> String in
-            let percent = Int(c.rounded())
-            return percent >= 0 ? " ▲\(percent)%" : " ▼\(-percent)%"
+        // A checked conversion: the change comes from the network (bounded by `change`, but a
+        // trap here once left the bar without a timeline).
+        let change = top.change.flatMap(WholeNumber.rounded).map { percent in
+            percent >= 0 ? " ▲\(percent)%" : " ▼\(percent.magnitude)%"
         } ?? ""
         let item = WidgetItem(optionID: "trends", kind: .trends, short: "↗ \(top.series.name)",
                               line: "↗ trending: \(top.series.name)\(change) (clicks, last 4 weeks)")

@@ -14,7 +14,7 @@ public enum JSONWidgetEncoder: WidgetEncoder {
                             "text": .string(PlainWidgetEncoder.encode(r).trimmingASCIIWhitespace()), "items": .array(items),
                             "policy": .string(r.state.policy.description), "due": .string(orNull: r.state.due?.rawValue)])
         o["error"] = e.errorClass.map { .object(JSONObject(["class": .string($0), "message": .string(e.message ?? "")])) } ?? .null
-        o["lastRefreshError"] = .string(orNull: r.state.timeline?.lastError)
+        o["lastRefreshError"] = .string(orNull: r.state.lastRefreshError)
         if !r.state.selection.overflow.isEmpty { o["notShown"] = .array(r.state.selection.overflow.map(JSONValue.string)) }
         return JSONWriter.string(.object(o)) + "\n"
     }

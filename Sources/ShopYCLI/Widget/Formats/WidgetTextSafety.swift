@@ -5,21 +5,9 @@ import ShopYBase
 public enum WidgetTextSafety {
     public static func plain(_ text: String) -> String { Sanitizer.clean(text) }
 
-    /// Waybar reads `text` and `tooltip` as Pango markup. Escaped scalar by scalar: a `&` or `<`
-    /// followed by a combining mark is one Character to Swift but still markup to Pango.
+    /// Waybar reads `text` and `tooltip` as Pango markup (`Markup.escaped`: scalar by scalar).
     public static func pango(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for s in Sanitizer.clean(text).unicodeScalars {
-            switch s {
-            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
-            default: out.append(s)
-            }
-        }
-        return String(out)
+        Markup.escaped(Sanitizer.clean(text))
     }
 
     /// Polybar opens a format tag with `%{`: broken up, and a trailing `%` kept off the tags

@@ -16,6 +16,9 @@ enum CurlOption: Equatable, Sendable {
     }
 }
 
+/// CURLOPT_CAPATH (CURLOPTTYPE_STRINGPOINT + 97, stable since curl 7.9.8).
+let curlOptCAPath: Int32 = 10097
+
 extension CurlTransfer {
     /// How long connecting (DNS, TCP, TLS) may take at most, within the deadline.
     static let connectTimeoutMilliseconds = 10_000
@@ -24,7 +27,7 @@ extension CurlTransfer {
     /// callbacks are pointers, set by `configure` itself): TLS verified, no redirects, http(s)
     /// only, HTTP/2 where a TLS server offers it, the deadline, the caps, the proxy chosen.
     static func options(for request: HTTPRequest, timeoutMilliseconds: Int, proxy: ProxySelection?,
-                        trustedCertificatesFile: String? = nil) -> [CurlOption] {
+                        trusted: TrustedCertificates = TrustedCertificates()) -> [CurlOption] {
         var options: [CurlOption] = [
             .long(CSHOPY_CURLOPT_NOSIGNAL, 1),
             .text(CSHOPY_CURLOPT_URL, request.url.absoluteString),
@@ -47,15 +50,17 @@ extension CurlTransfer {
             // gzip and deflate (every libcurl decodes them; an answer in another is refused as
             // malformed, see `framingProblem`); the body cap counts decoded bytes.
             .text(CSHOPY_CURLOPT_ACCEPT_ENCODING, "gzip, deflate"),
-            .offset(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, Int64(ResponseLimit.maxBodyBytes)),
+            .offset(CSHOPY_CURLOPT_MAXFILESIZE_LARGE, Int64(min(request.maxBodyBytes, ResponseLimit.maxBodyBytes))),
             // The proxy chosen here is the one used: set explicitly (or "" for none), with curl's
             // own no_proxy reading turned off so that the two can never disagree.
             .text(CSHOPY_CURLOPT_PROXY, proxy?.url ?? ""),
             .text(CSHOPY_CURLOPT_NOPROXY, ""),
             .long(CSHOPY_CURLOPT_NOPROGRESS, 1),
         ]
-        // Another trust anchor (tests' loopback TLS servers); verification stays on.
-        if let trustedCertificatesFile { options.append(.text(CSHOPY_CURLOPT_CAINFO, trustedCertificatesFile)) }
+        // Other trust anchors (SSL_CERT_FILE / SSL_CERT_DIR, tests' loopback TLS servers) instead
+        // of the system's; verification stays on.
+        if let file = trusted.file { options.append(.text(CSHOPY_CURLOPT_CAINFO, file)) }
+        if let directory = trusted.directory { options.append(.text(curlOptCAPath, directory)) }
         return options
     }
 }

@@ -21,6 +21,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headersComplete = false
     private var body: [UInt8] = []
     private var exceeded: ResponseLimit?
+    private var maxBodyBytes = ResponseLimit.maxBodyBytes
 
     // Guarded by the driver's lock.
     var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
@@ -41,13 +42,14 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// A configured transfer for `request`, allowed `timeoutMilliseconds` in all.
     static func make(_ request: HTTPRequest, timeoutMilliseconds: Int, proxy: ProxySelection?,
-                     trustedCertificatesFile: String? = nil) throws(TransportError) -> CurlTransfer {
+                     trusted: TrustedCertificates = TrustedCertificates()) throws(TransportError) -> CurlTransfer {
         for (name, value) in request.headers where !isFieldText(name) || !isFieldText(value) || name.isEmpty {
             throw .other("the request header \(Sanitizer.clean(name)) contains a control character")
         }
         guard let easy = cshopy_curl_easy_init() else { throw .other("libcurl could not create a transfer") }
         let transfer = CurlTransfer(easy: easy, proxy: proxy)
-        try transfer.configure(request, timeoutMilliseconds: timeoutMilliseconds, trustedCertificatesFile: trustedCertificatesFile)
+        transfer.maxBodyBytes = min(request.maxBodyBytes, ResponseLimit.maxBodyBytes)
+        try transfer.configure(request, timeoutMilliseconds: timeoutMilliseconds, trusted: trusted)
         return transfer
     }
 
@@ -55,7 +57,7 @@ final class CurlTransfer: @unchecked Sendable {
         !text.utf8.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }
     }
 
-    private func configure(_ request: HTTPRequest, timeoutMilliseconds: Int, trustedCertificatesFile: String?) throws(TransportError) {
+    private func configure(_ request: HTTPRequest, timeoutMilliseconds: Int, trusted: TrustedCertificates) throws(TransportError) {
         var failed: [Int32] = []
         func set(_ option: Int32, _ value: Int) {
             if cshopy_curl_easy_setopt_long(easy, option, value) != 0 { failed.append(option) }
@@ -71,7 +73,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
 
         for option in Self.options(for: request, timeoutMilliseconds: timeoutMilliseconds, proxy: proxy,
-                                   trustedCertificatesFile: trustedCertificatesFile) {
+                                   trusted: trusted) {
             switch option {
             case .long(let option, let value): set(option, value)
             case .text(let option, let value): set(option, value)
@@ -130,11 +132,11 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Callbacks (driver thread)
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard chunk.count <= ResponseLimit.maxBodyBytes - body.count else {
+        guard chunk.count <= maxBodyBytes - body.count else {
             exceeded = .body
             return false
         }
-        if body.isEmpty, let length = announcedLength, length <= ResponseLimit.maxBodyBytes {
+        if body.isEmpty, let length = announcedLength, length <= maxBodyBytes {
             body.reserveCapacity(length)
         }
         body.append(contentsOf: chunk)
@@ -218,7 +220,7 @@ final class CurlTransfer: @unchecked Sendable {
         case 97:  // CURLE_PROXY
             return proxyFailure(errorText ?? "the proxy handshake failed")
         case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
-            return .tls
+            return .tls(TLSFailure.fromCurl(code: code, detail: errorText))
         case 8 where (errorText ?? "").lowercased().contains("content-length"):  // curl refused the framing
             return .malformed("its Content-Length is not one non-negative number (\(errorText ?? ""))")
         case 27 where !headersComplete, 100 where !headersComplete:  // CURLE_OUT_OF_MEMORY, CURLE_TOO_LARGE: a header line over curl's own cap

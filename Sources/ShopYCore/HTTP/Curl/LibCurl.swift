@@ -14,7 +14,7 @@ enum LibCurl {
 
     /// curl_version()'s words ("libcurl/7.88.1 OpenSSL/3.0.19 …"), asked for only when wanted:
     /// libcurl builds that text by initialising every library it names (OpenLDAP reads its
-    /// configuration files), ~3.9 M instructions that a request never needs.
+    /// configuration files): work a request never needs.
     static var version: String? {
         guard case .success = loaded else { return nil }
         return String(cString: cshopy_curl_version())

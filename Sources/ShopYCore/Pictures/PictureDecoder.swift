@@ -1,0 +1,122 @@
+import Foundation
+import CShopYShim
+#if canImport(ImageIO)
+import ImageIO
+import CoreGraphics
+#endif
+
+/// A decoded picture: RGBA pixels, 8 bits a channel, not premultiplied, rows of `width * 4`
+/// bytes. A class, so that browse's state holds it by reference and compares it by identity.
+public final class DecodedPicture: @unchecked Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public let pixels: [UInt8]
+    /// The URL it came from (for --verbose and the cache).
+    public let source: String
+
+    public init(width: Int, height: Int, pixels: [UInt8], source: String) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.source = source
+    }
+
+    public static func == (a: DecodedPicture, b: DecodedPicture) -> Bool { a === b }
+}
+
+/// Decodes a picture's bytes with the system's libraries (libturbojpeg, libpng, libwebp, giflib
+/// on Linux; ImageIO on macOS): the format is told by the bytes' signature, which must agree with
+/// the type the server declared, and the size is read from the header and bounded before any
+/// decoder runs.
+public enum PictureDecoder {
+    /// `declared`: the format the Content-Type named (nil for a cached picture, checked when it
+    /// was fetched). `want`: pixels enough for the largest canvas it will be drawn on (a JPEG is
+    /// scaled down while decoding when it can still cover them).
+    public static func decode(_ bytes: [UInt8], declared: PictureFormat?, source: String, want: (width: Int, height: Int)? = nil,
+                              environment: [String: String]) -> Result<DecodedPicture, PictureFailure> {
+        guard let format = PictureFormat(sniffing: bytes) else {
+            return .failure(.type("the bytes are not a JPEG, PNG, WebP or GIF picture" + (declared.map { " (the server said \($0.mediaType))" } ?? "")))
+        }
+        if let declared, declared != format {
+            return .failure(.type("the server said \(declared.mediaType) but sent a \(format.name)"))
+        }
+        guard let (width, height) = format.dimensions(bytes) else {
+            return .failure(.corrupt(format: format, detail: "its header is cut short or malformed"))
+        }
+        guard (1...PictureLimits.maxSide).contains(width), (1...PictureLimits.maxSide).contains(height) else {
+            return .failure(.tooManyPixels(width: width, height: height))
+        }
+        #if canImport(ImageIO)
+        return imageIO(bytes, format: format, source: source)
+        #else
+        return system(bytes, format: format, source: source, want: want, environment: environment)
+        #endif
+    }
+
+    #if !canImport(ImageIO)
+    private static func system(_ bytes: [UInt8], format: PictureFormat, source: String, want: (width: Int, height: Int)?,
+                               environment: [String: String]) -> Result<DecodedPicture, PictureFailure> {
+        let library: PictureLibrary
+        switch format {
+        case .jpeg: library = .jpeg
+        case .png: library = .png
+        case .webp: library = .webp
+        case .gif: library = .gif
+        }
+        if let failure = library.load(environment: environment) { return .failure(failure) }
+        var image = cshopy_image()
+        var error = [CChar](repeating: 0, count: 256)
+        let side = Int32(PictureLimits.maxSide)
+        let status: Int32 = bytes.withUnsafeBufferPointer { data in
+            error.withUnsafeMutableBufferPointer { message in
+                switch format {
+                case .jpeg:
+                    return cshopy_decode_jpeg(data.baseAddress, data.count, side, side, Int32(clamping: want?.width ?? 0),
+                                              Int32(clamping: want?.height ?? 0), &image, message.baseAddress, message.count)
+                case .png: return cshopy_decode_png(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
+                case .webp: return cshopy_decode_webp(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
+                case .gif: return cshopy_decode_gif(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
+                }
+            }
+        }
+        defer { cshopy_image_free(&image) }
+        let words = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard status == 0, let pixels = image.pixels else {
+            if status == -2 { return .failure(.corrupt(format: format, detail: "the decoder found another size than the header: \(words)")) }
+            return .failure(.corrupt(format: format, detail: words.isEmpty ? "the decoder refused it" : words))
+        }
+        let width = Int(image.width), height = Int(image.height)
+        let copy = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+        return .success(DecodedPicture(width: width, height: height, pixels: copy, source: source))
+    }
+    #endif
+
+    #if canImport(ImageIO)
+    /// macOS: ImageIO decodes (the first frame), CoreGraphics draws it into RGBA.
+    private static func imageIO(_ bytes: [UInt8], format: PictureFormat, source: String) -> Result<DecodedPicture, PictureFailure> {
+        let data = Data(bytes) as CFData
+        guard let imageSource = CGImageSourceCreateWithData(data, nil), CGImageSourceGetCount(imageSource) > 0,
+              let image = CGImageSourceCreateImageAtIndex(imageSource, 0, nil) else {
+            return .failure(.corrupt(format: format, detail: "ImageIO cannot read it"))
+        }
+        let width = image.width, height = image.height
+        guard width > 0, height > 0, width <= PictureLimits.maxSide, height <= PictureLimits.maxSide else {
+            return .failure(.tooManyPixels(width: width, height: height))
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let drawn: Bool = pixels.withUnsafeMutableBytes { buffer in
+            guard let context = CGContext(data: buffer.baseAddress, width: width, height: height, bitsPerComponent: 8, bytesPerRow: width * 4,
+                                          space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else { return false }
+            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+            return true
+        }
+        guard drawn else { return .failure(.corrupt(format: format, detail: "CoreGraphics cannot draw it")) }
+        // Premultiplied by CoreGraphics; chafa is told unassociated, so undo it.
+        for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i + 3] != 0 && pixels[i + 3] != 255 {
+            let alpha = Int(pixels[i + 3])
+            for c in 0..<3 { pixels[i + c] = UInt8(min(255, Int(pixels[i + c]) * 255 / alpha)) }
+        }
+        return .success(DecodedPicture(width: width, height: height, pixels: pixels, source: source))
+    }
+    #endif
+}

@@ -1,0 +1,49 @@
+import ShopYBase
+/// A product's picture, decoded: from the cache when it is there (no network), else fetched,
+/// decoded, and kept in the cache once it decoded. The one path `shopy show` and browse take.
+public struct PictureService: Sendable {
+    public let fetcher: PictureFetcher
+    public let cache: PictureCache?
+    public let environment: [String: String]
+    public let trace: Tracer
+
+    public init(transport: any HTTPTransport, cache: PictureCache?, environment: [String: String], trace: Tracer = .off) {
+        self.fetcher = PictureFetcher(transport: transport, trace: trace)
+        self.cache = cache
+        self.environment = environment
+        self.trace = trace
+    }
+
+    /// `link`'s picture, within `deadline`; `want`: the most pixels it will be drawn at (a JPEG
+    /// decodes smaller when it can).
+    public func picture(_ link: String?, deadline: ContinuousClock.Instant,
+                        want: (width: Int, height: Int)? = nil) async -> Result<DecodedPicture, PictureFailure> {
+        guard let link = link?.trimmingASCIIWhitespace(), !link.isEmpty else { return .failure(.noImage("the product has no image URL")) }
+        guard PictureFetcher.imageURL(link) != nil else { return .failure(.noImage("the image URL is not an http or https address")) }
+        if let cache, let (bytes, format) = cache.read(link) {
+            switch PictureDecoder.decode(bytes, declared: format, source: link, want: want, environment: environment) {
+            case .success(let picture):
+                trace("picture: from the cache (\(bytes.count) bytes, \(format.name))")
+                return .success(picture)
+            case .failure(let failure):
+                if case .missingLibrary = failure { return .failure(failure) }
+                trace("picture: the cached copy does not decode (\(failure.reason)); fetching it again")
+            }
+        }
+        trace("picture: GET \(URLRedaction.redact(link))")
+        let fetched: (bytes: [UInt8], declared: PictureFormat)
+        switch await fetcher.fetch(link, deadline: deadline) {
+        case .success(let answer): fetched = answer
+        case .failure(let failure): return .failure(failure)
+        }
+        let decoded = PictureDecoder.decode(fetched.bytes, declared: fetched.declared, source: link, want: want, environment: environment)
+        if case .success = decoded, let cache {
+            do {
+                try cache.write(link, bytes: fetched.bytes, format: fetched.declared)
+            } catch {
+                trace("picture: not cached: \(error.message)")
+            }
+        }
+        return decoded
+    }
+}
