@@ -7,8 +7,8 @@
 #   Scripts/release.sh                          the binary README installs
 #   SHOPY_DIRECT_METADATA=1 Scripts/release.sh  also compiled with the frontend option
 #       -disable-concrete-type-metadata-mangled-name-accessors (type metadata reached through
-#       accessors, not demangled at first use): fewer instructions at start, see docs/catalog.md
-#       ("Release build") for what it measured; an unsupported option, so off by default.
+#       accessors, not demangled at first use): fewer instructions at start, see
+#       docs/architecture.md ("Build") for what it measured; an unsupported option, so off by default.
 #
 # Extra arguments go to `swift build` (e.g. --scratch-path DIR).
 set -euo pipefail
