@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the libFuzzer target (Fuzz/FuzzTarget.swift plus the ShopYCore sources it covers) with
+# Builds the libFuzzer target (Fuzz/FuzzTarget.swift plus the ShopYBase and ShopYCore sources it covers) with
 # `swiftc -sanitize=fuzzer` and runs it for a bounded time.
 #
 #   Fuzz/run.sh [seconds]      default 5; the corpus grows in .build/fuzz/corpus
@@ -13,11 +13,12 @@ cd "$(dirname "$0")/.."
 seconds="${1:-5}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
+b=Sources/ShopYBase
 k=Sources/ShopYCore
-sources="Fuzz/FuzzTarget.swift $k/JSON/JSONParser*.swift $k/JSON/JSONParseError.swift $k/JSON/JSONValue.swift $k/JSON/JSONWriter.swift
-  $k/Model/Wire.swift $k/Model/Product.swift $k/Model/FieldLimits.swift $k/Model/ProductID.swift $k/Model/Checked.swift
-  $k/Model/AnswerCheck.swift $k/Model/SearchRequest.swift $k/Model/ListingArithmetic.swift
-  $k/Text/TitleCleaner*.swift $k/Text/Sanitizer.swift $k/Text/DisplayWidth.swift $k/Text/WidthTable.swift $k/Text/Money.swift
+sources="Fuzz/FuzzTarget.swift $b/JSON/JSONParser*.swift $b/JSON/JSONParseError.swift $b/JSON/JSONValue.swift $b/JSON/JSONWriter.swift
+  $b/Model/Wire.swift $b/Model/Product.swift $b/Model/FieldLimits.swift $b/Model/ProductID.swift $b/Model/Checked.swift
+  $b/Model/AnswerCheck.swift $b/Model/SearchRequest.swift $b/Model/ListingArithmetic.swift
+  $b/Text/TitleCleaner*.swift $b/Text/Sanitizer.swift $b/Text/DisplayWidth.swift $b/Text/WidthTable.swift $b/Text/Money.swift
   $k/HTTP/RetryAfter.swift"
 binary="$out/shopy-fuzz"
 rebuild=no

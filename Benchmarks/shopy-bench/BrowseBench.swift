@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 func browseBench(runs: Int) {
     print("## shopy browse: frames and keys")

@@ -4,6 +4,7 @@
 // on this shared 2-core machine ranges 25–57 ms from one run to the next).
 import Foundation
 import ShopYCore
+import ShopYBase
 
 func catalogInstructions() {
     guard let shim = valgrindShim() else { print("  instructions: no C compiler for the valgrind shim; skipped"); return }

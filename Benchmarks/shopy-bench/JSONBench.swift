@@ -2,6 +2,8 @@
 // without building, and writing, over the 340 recorded items as the search API sends them.
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 func jsonBench() {
     print("## Byte-level JSON: 340 recorded items as one search answer (in process, median of 5 rounds)")

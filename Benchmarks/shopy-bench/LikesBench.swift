@@ -11,6 +11,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// An export file of `count` likes (catalog items with made-up ids), written a like at a time so
 /// that this process stays small: a child's peak RSS as wait4 reports it includes the parent's

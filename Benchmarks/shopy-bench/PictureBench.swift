@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 func pictureBench(runs: Int) {
     print("## Pictures: shopy show and browse's Detail")

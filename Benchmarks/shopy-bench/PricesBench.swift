@@ -2,6 +2,7 @@
 // through the settings store (what `shopy likes refresh` and the widget do).
 import Foundation
 import ShopYCore
+import ShopYBase
 
 func pricesBench(runs: Int) {
     let likes = 10_000, points = 50

@@ -3,6 +3,8 @@
 import Foundation
 import ShopYCore
 import ShopYCLI
+import ShopYBase
+import ShopYCatalog
 
 func refreshBench(runs: Int) {
     let latency = 0.4, rate = 8.0, count = 100

@@ -3,6 +3,7 @@
 import Foundation
 import ShopYCore
 import ShopYCLI
+import ShopYCatalog
 
 func sourcesBench(runs: Int) {
     twoSources(runs: runs)

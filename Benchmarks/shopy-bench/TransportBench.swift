@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// A child's wall time, CPU time (user + system) and peak RSS, from wait4's rusage.
 struct MeasuredRun {

@@ -2,6 +2,7 @@
 import Foundation
 import ShopYCore
 import ShopYCLI
+import ShopYBase
 
 /// 12 keywords take 3 requests of 5 (one shared anchor): shopy sends them side by side. Beside
 /// it, the same 3 requests one after another in process through the same client.

@@ -1,7 +1,8 @@
 // shopy-bench: the benchmarks the issues ask for, each printed side by side with its reference.
 //
-//   swift build -c release && .build/release/shopy-bench [search|likes|rank|sources|…|all] [--runs N]
+//   swift build -c release --static-swift-stdlib && .build/release/shopy-bench [search|likes|rank|sources|…|all] [--runs N]
 //
+// (--static-swift-stdlib: shopy as Scripts/release.sh builds it, the way it is installed.)
 // It runs the release binaries beside itself (shopy, shopy-emulator) and the Python references
 // in Benchmarks/python/. Figures are medians of whole-process runs, timed with a monotonic clock;
 // peak RSS comes from wait4's rusage. Not a test: nothing here passes or fails.
@@ -13,6 +14,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 // MARK: - Running processes
 
@@ -210,7 +213,7 @@ let which = arguments.first ?? "all"
 // The benchmarks that talk to a server need the emulator; the others only shopy.
 let needsEmulator = !["likes", "browse", "catalog", "json", "prices", "pictures"].contains(which)
 guard FileManager.default.isExecutableFile(atPath: shopy), !needsEmulator || FileManager.default.isExecutableFile(atPath: emulatorBinary) else {
-    print("shopy-bench: build the release binaries first: swift build -c release (\(needsEmulator ? "shopy and shopy-emulator" : "shopy"))")
+    print("shopy-bench: build the release binaries first: swift build -c release --static-swift-stdlib (\(needsEmulator ? "shopy and shopy-emulator" : "shopy"))")
     exit(1)
 }
 print("shopy-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores; python: \(python)\n")

@@ -1,5 +1,7 @@
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// Coupang Partners Open API on loopback, from the emulator's catalog (Fixtures/README.md has
 /// the contract): `GET …/v1/products/search?keyword=&limit=` (limit 1–10; above 10 an empty

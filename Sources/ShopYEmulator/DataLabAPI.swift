@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// DataLab Shopping Insight on loopback: both platforms' layouts (`/v1/datalab/shopping/…` with
 /// the Developers Center headers, `/shopping/v1/…` with the API HUB headers; the same

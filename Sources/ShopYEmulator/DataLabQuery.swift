@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// One DataLab request body as the emulator reads it, checked as the contract says, and the
 /// answer it gets.

@@ -1,5 +1,7 @@
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// 11번가 Open API on loopback, from the emulator's catalog (Fixtures/README.md has the
 /// contract): `GET /openapi/OpenApiService.tmall` with `key`, and `apiCode=ProductSearch`
@@ -61,7 +63,7 @@ final class ElevenStreetAPI: Sendable {
             guard let pageNum = number("pageNum", 1, 1...100_000), let pageSize = number("pageSize", 50, 1...200) else {
                 return xml(Self.error(root, code: "102", message: "pageNum 또는 pageSize 값이 올바르지 않습니다."))
             }
-            let sort: ShopYCore.SortOrder
+            let sort: ShopYBase.SortOrder
             switch value("sortCd") {
             case "L"?: sort = .asc
             case "H"?: sort = .dsc

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYCatalog
 
 /// A fault the emulator can inject into searches that passed every check (see `--fault`).
 ///

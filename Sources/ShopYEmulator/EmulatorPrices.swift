@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// Prices that change while the emulator runs, so that `shopy likes refresh` has drops to see.
 ///

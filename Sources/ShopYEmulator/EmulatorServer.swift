@@ -5,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// Why the server could not start.
 public enum EmulatorServerError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// What the other APIs the emulator serves beside Naver's (11번가, Coupang Partners) share:
 /// counters for `/_emulator/stats`, and the existing fault injection (`--fault`,

@@ -5,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// A value behind a lock. NSLock rather than `Synchronization.Mutex` because Mutex needs
 /// macOS 15 and the package still supports macOS 13.
@@ -265,9 +267,9 @@ final class SearchAPI: Sendable {
         }
         guard let display = integer("display", default: 10, in: 1...SearchRequest.maxDisplay) else { return .failure(.badDisplay) }
         guard let start = integer("start", default: 1, in: 1...SearchRequest.maxStart) else { return .failure(.badStart) }
-        let sort: ShopYCore.SortOrder
+        let sort: ShopYBase.SortOrder
         if let text = value("sort") {
-            guard let order = ShopYCore.SortOrder(rawValue: text) else { return .failure(.badSort) }
+            guard let order = ShopYBase.SortOrder(rawValue: text) else { return .failure(.badSort) }
             sort = order
         } else {
             sort = .sim

@@ -7,6 +7,8 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// Browse's Detail screen with the picture, through a pseudo-terminal: drawn in the region the
 /// window's shape gives it (right of a wide window, on top of a tall one), redrawn on resize,

@@ -7,6 +7,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Long pastes into browse's `/` prompt: the screen keeps up with every key typed after them (the
 /// prompt line used to be cut one character at a time from the front at each redraw: seconds of

@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// `shopy catalog import` killed (SIGKILL) in the middle of writing: the catalog it was
 /// replacing is intact and searchable, doctor finds no damage and names the leftover, and the

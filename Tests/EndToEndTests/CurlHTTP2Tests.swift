@@ -95,3 +95,4 @@ final class CurlHTTP2Tests: XCTestCase {
     }
 }
 #endif
+@testable import ShopYBase

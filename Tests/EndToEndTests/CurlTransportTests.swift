@@ -321,3 +321,4 @@ final class Locked<Value>: @unchecked Sendable {
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }
 #endif
+@testable import ShopYBase

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Runs the built binaries (`shopy`, `shopy-emulator`) as a user would.
 enum Binary {

@@ -10,6 +10,8 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 final class LikesStoreEndToEndTests: XCTestCase {
     private var root = ""

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// The built `shopy` against the built `shopy-emulator` serving 11번가 and Coupang Partners
 /// beside Naver on one port: searches side by side, namespaced likes, prices, the Coupang budget

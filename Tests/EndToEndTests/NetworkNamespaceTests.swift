@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// `shopy status`, `status --watch` and the offline check of `search`, run inside a network
 /// namespace of their own whose only link (one end of a veth pair) the test brings up and down,

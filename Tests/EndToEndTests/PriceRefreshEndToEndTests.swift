@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// `shopy likes refresh` against the emulator: drops, rises, products gone, a failing search,
 /// alerts once per crossing, `--exec`, a `like` at the same time, and the rate limit.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// A long `shopy rank` scan says when the network path drops and returns, and finishes once it
 /// is back. The API is served from the host's end of a veth pair, so requests still reach it

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// `shopy popular` and `shopy rank` against the emulator.
 final class RankingEndToEndTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// The built `shopy` against the built `shopy-emulator`, over real HTTP on loopback.
 final class SearchEndToEndTests: XCTestCase {

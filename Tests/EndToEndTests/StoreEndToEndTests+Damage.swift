@@ -9,6 +9,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension StoreEndToEndTests {
     // MARK: - Damaged files

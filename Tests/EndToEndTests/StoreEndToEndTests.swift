@@ -11,6 +11,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class StoreEndToEndTests: XCTestCase {
     var root = ""

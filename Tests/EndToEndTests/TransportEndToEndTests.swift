@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Gzip answers (a search page; 20 MiB of zeros in 20 KB) for the transport tests.
 let transportFixtures = fixturesDirectory.appendingPathComponent("transport")

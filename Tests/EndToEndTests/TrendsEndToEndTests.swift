@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class TrendsEndToEndTests: XCTestCase {
     func testTwelveKeywordsInThreeRequestsAndErrorsAsAUserSeesThem() throws {

@@ -12,6 +12,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class WidgetHostTests: XCTestCase {
     var home: TestHome!

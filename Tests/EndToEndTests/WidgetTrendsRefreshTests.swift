@@ -6,6 +6,7 @@
 import Foundation
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 final class WidgetTrendsRefreshTests: XCTestCase {
     var home = TestHome()

@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Detail's picture in browse's MVI: state set by the effect's answer, a pure render that gives
 /// the picture its region by the window's shape, and a writer that leaves the region alone.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Pure: intent sequences → states and effects, for every screen and key.
 final class BrowseReducerTests: XCTestCase {
@@ -9,7 +10,7 @@ final class BrowseReducerTests: XCTestCase {
                 productType: 2, link: "https://smartstore.naver.com/p/\(n)", image: "https://shopping-phinf.pstatic.net/\(n).jpg")
     }
 
-    static func page(_ query: String = "방충망", sort: ShopYCore.SortOrder = .sim, start: Int, count: Int, total: Int) -> SearchPage {
+    static func page(_ query: String = "방충망", sort: ShopYBase.SortOrder = .sim, start: Int, count: Int, total: Int) -> SearchPage {
         SearchPage(query: query, sort: sort, source: .catalog, total: total, start: start, display: count,
                    items: (0..<count).map { product(start + $0) })
     }
@@ -28,7 +29,7 @@ final class BrowseReducerTests: XCTestCase {
     func keys(_ text: String) -> [BrowseIntent] { text.unicodeScalars.map { .key(.char($0)) } }
 
     /// A Search screen with one page of 20 of `total` loaded, at 24 rows.
-    func searched(total: Int = 1234, sort: ShopYCore.SortOrder = .sim) -> BrowseState {
+    func searched(total: Int = 1234, sort: ShopYBase.SortOrder = .sim) -> BrowseState {
         var state = BrowseState(source: .catalog, tab: .search, query: "방충망", sort: sort)
         state = run(state, [.start]).0
         return run(state, [.page(generation: 1, skip: 0, .success(Self.page(sort: sort, start: 1, count: 20, total: total)))]).0
@@ -122,7 +123,7 @@ final class BrowseReducerTests: XCTestCase {
 
     func testSortCyclesAndReloadsFromRankOne() {
         var state = run(searched(), Array(repeating: .key(.char("j")), count: 5)).0
-        var orders: [ShopYCore.SortOrder] = []
+        var orders: [ShopYBase.SortOrder] = []
         for _ in 0..<4 {
             let (next, effects) = run(state, [.key(.char("s"))])
             orders.append(next.search.sort)

@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// The view: frames at 40, 80 and 132 columns with Hangul, emoji and combining marks.
 final class BrowseRenderTests: XCTestCase {

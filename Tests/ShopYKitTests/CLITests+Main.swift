@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension CLITests {
     // MARK: - ShopY.main in process

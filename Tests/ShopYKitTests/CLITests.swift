@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// What one in-process run of `shopy` produced.
 struct CLIRun {

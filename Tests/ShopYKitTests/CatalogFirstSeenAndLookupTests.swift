@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYCatalog
 
 /// Issue 17's loose ends: re-importing an export keeps first-seen dates; `like --id` and
 /// `open --id` find items that only the local catalog holds.

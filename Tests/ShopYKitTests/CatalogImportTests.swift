@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYCatalog
 
 /// `shopy catalog import`, recording, and the local catalog's files (issue 17).
 final class CatalogImportTests: StoreDirectoryTestCase {

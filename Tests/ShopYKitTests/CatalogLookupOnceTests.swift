@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYCatalog
 
 final class CatalogLookupOnceTests: XCTestCase {
     final class Opens: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// The closest names of an unknown category: only names whose length can be within the limit
 /// are scored, with the same answer as scoring every name.

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class ConventionFixesTests: XCTestCase {
     func testLikesTableNumbersItsRowsLikeEveryListing() async throws {

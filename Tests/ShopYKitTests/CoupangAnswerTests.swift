@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// Coupang Partners' answers, golden: shaped as the partners guide's example (product 27664441)
 /// and recorded answers; the tracking link never reaches a product.

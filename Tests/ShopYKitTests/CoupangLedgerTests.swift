@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// coupang.json: the budget over a rolling hour, the 429 hold, and the 60-minute cache.
 final class CoupangLedgerTests: StoreDirectoryTestCase {

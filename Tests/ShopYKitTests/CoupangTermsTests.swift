@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// What Coupang's terms shape: a like keeps only what the user chose to keep, the last
 /// listing's Coupang rows are used for an hour, and the tracking link is nowhere.

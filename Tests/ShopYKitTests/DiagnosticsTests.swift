@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// The CLI prints diagnostics in one place: prefixes, --quiet, wrapping only on a terminal.
 final class DiagnosticsTests: XCTestCase {

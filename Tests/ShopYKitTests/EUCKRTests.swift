@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYCatalog
 
 /// EUC-KR through iconv: round trips, and strictness (what is not EUC-KR is an error, never a
 /// replacement character).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// 11번가's answers, golden: the fixtures are shaped as the service answers (EUC-KR XML, CDATA,
 /// empty optional fields, entities) and map to exactly these products.

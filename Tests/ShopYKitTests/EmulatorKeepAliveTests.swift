@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYEmulator
 import ShopYCore
 import ShopYCLI
+import ShopYBase
 
 /// The emulator's connection handling: HTTP/1.1 keep-alive, pipelined requests answered in
 /// order, request bodies read by Content-Length, and the connection count in the stats.

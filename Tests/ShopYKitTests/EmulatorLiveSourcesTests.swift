@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 /// The emulator's 11번가 and Coupang Partners contracts, spoken to by shopy's own clients over
 /// loopback (libcurl), and on the wire.

@@ -10,6 +10,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 extension EmulatorTests {
     // MARK: - Faults

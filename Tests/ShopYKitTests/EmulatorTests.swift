@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// The emulator over real loopback sockets. Each test starts its own in-process server on an
 /// ephemeral port and talks to it with the raw-socket client below, so what is checked is

@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class FrameWriterTests: XCTestCase {
     func state() -> BrowseState {

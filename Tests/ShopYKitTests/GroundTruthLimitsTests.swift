@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 final class GroundTruthLimitsTests: XCTestCase {
     let head = #""startDate":"2026-09-01","endDate":"2026-11-29","timeUnit":"date""#

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Answers each request with what `answer` makes of it; counts the requests.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {

@@ -8,6 +8,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class HostileInputTests: XCTestCase {
     static let keys = ["NAVER_CLIENT_ID": "id", "NAVER_CLIENT_SECRET": "secret", "SHOPY_API_BASE": "http://127.0.0.1:9"]

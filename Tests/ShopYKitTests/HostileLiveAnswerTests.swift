@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// 11번가 and Coupang answers from a server that lies: bounds, bad data fast, sanitized text,
 /// keys never echoed, each mapped to its exit code in the one place.

@@ -3,6 +3,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension JSONTests {
     // MARK: - skipValue

@@ -4,6 +4,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class JSONTests: XCTestCase {
 

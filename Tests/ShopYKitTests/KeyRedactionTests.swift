@@ -4,6 +4,7 @@
 import Foundation
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 final class KeyRedactionTests: XCTestCase {
     /// A search client with the keys the echoing servers below quote back.

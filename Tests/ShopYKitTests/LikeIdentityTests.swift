@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class LikeIdentityTests: StoreDirectoryTestCase {
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// What `like`/`unlike`/`open`/`copy`/`likes alert` take as a target, and the listing's sort name.
 final class LikeTargetTests: XCTestCase {

@@ -9,6 +9,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class LikesFileBoundsTests: XCTestCase {
     /// Unblocks a FIFO after `seconds` (should the command hang on it, the test fails instead of hanging).

@@ -12,6 +12,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class LikesIndexUpkeepTests: StoreUnitTestCase {
     let ids = (0..<200).map { String(90_000_000_000 + $0) }

@@ -9,6 +9,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension LikesJournalTests {
     // MARK: - Torn and damaged lines

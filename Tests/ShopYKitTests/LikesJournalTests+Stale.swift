@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension LikesJournalTests {
     /// likes.json holding 1 and 2, and a journal of another generation that liked 7 and unliked 1.

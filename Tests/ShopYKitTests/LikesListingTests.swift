@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// `likes --json`/`--format jsonl` copy stored bytes to the output; they must write exactly
 /// the document that decoding every like and encoding it again would write.

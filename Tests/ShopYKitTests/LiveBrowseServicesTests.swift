@@ -1,6 +1,8 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// The real services on a private SHOPY_HOME: the store, history and sections the subcommands use.
 final class LiveBrowseServicesTests: XCTestCase {

@@ -3,6 +3,8 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// The providers' recorded shapes in Fixtures/elevenst and Fixtures/coupang (Fixtures/README.md
 /// says where each shape comes from), and an in-process emulator with the live sources' keys.

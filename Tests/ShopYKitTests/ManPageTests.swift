@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class ManPageTests: XCTestCase {
     func page() async -> String {

@@ -5,6 +5,8 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 final class NoResultsTests: XCTestCase {
     let holds = "the offline catalog holds 340 items recorded in 2025: 생활용품 153 · 반려동물 100 · 노트북 20 · 태블릿PC 20"

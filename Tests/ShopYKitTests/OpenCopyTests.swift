@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Records what would run; `installed` names the programs "on PATH".
 final class RecordingLauncher: Launcher, @unchecked Sendable {

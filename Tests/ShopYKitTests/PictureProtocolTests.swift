@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// Which drawing a terminal gets, from `--images`, the environment and chafa's database.
 final class PictureProtocolTests: XCTestCase {

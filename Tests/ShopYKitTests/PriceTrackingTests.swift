@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// The price history's bounds, the alert state machine, the refresh query, `--exec`'s argv, and
 /// the `prices` suite in the store.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// Namespaced ids: `11st:…` and `coupang:…` beside Naver's bare digits, in the rule and the store.
 final class ProductIDNamespaceTests: StoreDirectoryTestCase {

@@ -4,6 +4,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class PromptLineTests: XCTestCase {
     /// The old way, one Character at a time from the front: right, but quadratic.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Which proxy a request uses (curl's variables and precedence), how it is named in messages,
 /// and how the transport's new failures read and exit.

@@ -8,6 +8,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 final class RankGateTests: XCTestCase {
     func emulator(latency: Int) throws -> EmulatorServer {

@@ -8,6 +8,8 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 final class RankRetryPacingTests: XCTestCase {
     /// 1,500 items holding the keyword: a scan to 1,099 sends 11 pages.

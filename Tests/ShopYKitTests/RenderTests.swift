@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Removes ANSI CSI sequences (`ESC [ … final byte`).
 func stripANSI(_ text: String) -> String {

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class ResultTypesTests: StoreDirectoryTestCase {
     /// The SHOPY_HOME of the test: its fresh store directory.

@@ -5,6 +5,7 @@
 import Foundation
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 final class RetryGateDeadlineTests: XCTestCase {
     private func client(_ transport: StubTransport, gate: @escaping @Sendable () async -> Void) -> NaverClient {

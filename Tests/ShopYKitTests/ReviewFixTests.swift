@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Behaviour settled after review: redirects, other 429 codes, base URL ports, page limits.
 final class ReviewFixTests: XCTestCase {

@@ -5,6 +5,8 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 final class SearchCommandTests: XCTestCase {
 

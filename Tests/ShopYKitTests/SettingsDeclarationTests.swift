@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// `Settings.declarations` is what a transaction checks when it loads a file (a file is whole or
 /// damaged): it must be every `@Stored` setting, as reflection finds them, each once.

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class SettingsDiagnosticsTests: XCTestCase {
     func json(_ text: String) throws -> [String: Any] {

@@ -1,6 +1,8 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
+@testable import ShopYCatalog
 
 /// Browse and the widget reach the same core services as the commands: the one opener loop
 /// (`LinkOpener`, with $BROWSER's convention), the like transaction (`LikeChanges`), the history

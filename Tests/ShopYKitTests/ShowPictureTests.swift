@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 /// `shopy show` in process, against the emulator on loopback: the card with its picture on a
 /// terminal, the cache drawing it with no network, and every bad input of a picture's answer

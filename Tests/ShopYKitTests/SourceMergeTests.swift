@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// One listing from several sources: asked at once, merged in one service.
 final class SourceMergeTests: XCTestCase {

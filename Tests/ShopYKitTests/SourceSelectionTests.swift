@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// `--source`, `SHOPY_SOURCE` and the config key `source`: one source, a comma list, or all;
 /// resolved against the keys that are set.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// state.json's history and last listing on shopy's own JSON: the bytes Codable wrote, read as
 /// Codable read them, and refused where and in the words Codable refused them.

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// A machine with eth0 and, when `online`, a default route on it; the probe is the real one.
 struct FakeNetwork: NetworkProvider {

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// SplitMix64: reproducible from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -11,6 +11,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Timestamps from several threads, in the order they happened.
 final class Events: @unchecked Sendable {

@@ -9,6 +9,7 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class StoreTests: StoreUnitTestCase {
     // MARK: - FileIO

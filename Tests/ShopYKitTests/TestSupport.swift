@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ShopYBase
 
 extension XCTestCase {
     /// A TCP socket listening on an ephemeral loopback port.

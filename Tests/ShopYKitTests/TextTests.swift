@@ -10,6 +10,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class TextTests: XCTestCase {
 

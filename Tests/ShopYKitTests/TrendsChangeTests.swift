@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Answers every DataLab request on the request's own period grid: the series `code` has
 /// `previous` in the next-to-last period and 100 in the last, every other series 40 throughout.

@@ -5,6 +5,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 final class TrendsCommandTests: XCTestCase {
     typealias F = TrendsFixture

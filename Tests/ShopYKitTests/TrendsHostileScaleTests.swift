@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Answers each request with the anchor (the first series) at `anchorRatio` in the request
 /// that carries `second` (whichever request arrives first), and every other value at 100.

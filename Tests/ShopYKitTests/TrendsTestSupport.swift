@@ -6,6 +6,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 /// Passes requests on (to URLSession by default) and keeps a copy of each.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 final class TypedOptionsCommandsTests: XCTestCase {
     // MARK: Formats
@@ -42,9 +43,9 @@ final class TypedOptionsCommandsTests: XCTestCase {
             XCTAssertEqual(format?.choices, OutputFormat.allCases.map(\.rawValue), "\(type)")
             XCTAssertNotNil(type.spec.options.first { $0.name == "json" }, "\(type)")
         }
-        // catalog has --json only, and its help no longer points at a --format it lacks.
-        XCTAssertNil(CatalogCommand.spec.options.first { $0.name == "format" })
-        XCTAssertEqual(CatalogCommand.spec.options.first { $0.name == "json" }?.help, "Print the summary as JSON.")
+        // catalog's summary has the formats that fit it (no jsonl: it is one document).
+        XCTAssertEqual(CatalogCommand.spec.options.first { $0.name == "format" }?.choices, ["table", "tsv", "csv", "json"])
+        XCTAssertEqual(CatalogCommand.spec.options.first { $0.name == "json" }?.help, "Same as --format json.")
     }
 
     // MARK: Shared declarations

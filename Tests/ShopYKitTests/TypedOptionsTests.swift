@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// `shopy tree`, `shopy tree branch`, `shopy tree branch leaf --count N`: a three-level tree.
 struct TreeCommand: Command {
@@ -30,7 +31,7 @@ struct BranchCommand: Command {
 
 struct LeafCommand: Command {
     static let count = Option.value("count", short: "n", value: "n", help: "How many leaves.", type: .integer(1...9), default: 1)
-    static let colour = Option.optional("shade", value: "shade", help: "Its shade.", type: ValueType<ShopYCore.SortOrder>.choice([.asc, .dsc]))
+    static let colour = Option.optional("shade", value: "shade", help: "Its shade.", type: ValueType<ShopYBase.SortOrder>.choice([.asc, .dsc]))
     static let formats = FormatOptions(accepting: [OutputFormat.tsv, .json])
     static let spec = CommandSpec(name: "leaf", abstract: "A leaf, three levels down.", options: [count.spec, colour.spec] + formats.specs)
     let count: Int

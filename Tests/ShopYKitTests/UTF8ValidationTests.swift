@@ -1,5 +1,6 @@
 import XCTest
 @testable import ShopYCore
+@testable import ShopYBase
 
 /// `JSONParser.isValidUTF8` (the import's whole-file check) against the standard library's
 /// validation: every sequence of up to three bytes, four-byte ones at their edges, across the

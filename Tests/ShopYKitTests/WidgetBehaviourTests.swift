@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Options, configuration, default set, the cap, policies with an injected clock, store
 /// changes, a damaged store. In process; background refreshes are off (SHOPY_WIDGET_BACKGROUND).

@@ -1,6 +1,7 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Every widget format parses as its protocol wants, small and medium, with hostile titles.
 final class WidgetFormatTests: XCTestCase {

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Counts the refreshes it is asked to start; the "child" never writes a timeline.
 final class CountingStarter: WidgetRefreshStarter, @unchecked Sendable {

@@ -6,6 +6,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYEmulator
+@testable import ShopYBase
 
 final class WidgetResultTests: XCTestCase {
     var home = ""

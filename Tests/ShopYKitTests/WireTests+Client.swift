@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 extension WireTests {
     // MARK: - Decoding failures

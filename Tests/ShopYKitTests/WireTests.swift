@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+@testable import ShopYBase
 
 /// Fixture bodies of the contract (Fixtures/contract/*.json).
 enum ContractFixture {

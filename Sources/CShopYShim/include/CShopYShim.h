@@ -11,10 +11,6 @@
 #include "CShopYCrypto.h"
 #include "CShopYSignals.h"
 
-/// The embedded catalog's index, precomputed by Scripts/embed-catalog.py
-/// (embedded_catalog_index.c): its bytes in the binary, their count in `length`.
-const unsigned char *cshopy_embedded_catalog_index(unsigned long *length);
-
 #ifdef __linux__
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -40,11 +36,5 @@ int cshopy_netlink_open(uint32_t groups, int receive_buffer);
 /// The handler turns such a delivery into a thread-directed signal for the sigwait thread.
 /// Returns 0, or -1 with errno set.
 int cshopy_forward_signal(int signo, pthread_t target);
-
-/// Starts writing the dirty pages of `fd` in [offset, offset + count) to disk without waiting
-/// (sync_file_range with SYNC_FILE_RANGE_WRITE on Linux; nothing elsewhere): a hint that lets a
-/// later fsync find most of a large file already written. It makes nothing durable by itself.
-/// Returns 0, or -1 with errno set.
-int cshopy_start_writeback(int fd, int64_t offset, int64_t count);
 
 #endif

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// `shopy browse [QUERY…]`: the ShopY app, full screen.
 public struct BrowseCommand: Command {
@@ -22,7 +23,7 @@ public struct BrowseCommand: Command {
     static let timeoutOption = SharedOptions.timeout.withHelp("Give up each load (a page, Home's sections, a reload) after this many seconds, retries included (default 10).")
 
     public var query: String?
-    public var sort: ShopYCore.SortOrder
+    public var sort: ShopYBase.SortOrder
     public var size: Int
     public var source: SourceSelection?
     public var timeout: Double

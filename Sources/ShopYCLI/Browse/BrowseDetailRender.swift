@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Detail: the whole item, every field on its own line, long ones wrapped.
 enum BrowseDetailRender {
     /// What productType means (the contract: 1–3 regular, 4–6 used, 7–9 discontinued, 10–12

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Everything that can happen to the browse state: what the user does and what comes back.
 public enum BrowseIntent: Equatable, Sendable {
     case start

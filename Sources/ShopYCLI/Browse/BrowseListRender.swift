@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The four list screens: a title line, the rows, and what their status line says.
 enum BrowseListRender {
     /// One product row: rank, ♥, price, mall (when there is room), title; by display width.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Which request loads the ranks after `loadedThrough`, within the API's limits: start at most
 /// 1,000 and display at most 100, so ranks 1,001–1,099 come from a page at start 1,000 whose
 /// first items were already shown (`skip`). Nil when nothing is left.

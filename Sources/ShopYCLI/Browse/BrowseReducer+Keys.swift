@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Keys: the prompt first, then the overlay, then what every screen shares, then each screen's own.
 extension BrowseReducer {
     static func handle(_ key: Key, _ s: inout BrowseState, _ fx: inout [BrowseEffect]) {

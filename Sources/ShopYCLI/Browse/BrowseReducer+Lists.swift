@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// One line of Home: a section's heading, one of its items, or what it says instead.
 public enum HomeRow: Equatable, Sendable {
     case heading(section: Int)

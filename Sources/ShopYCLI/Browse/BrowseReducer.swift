@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The one place the browse state changes: `reduce(state, intent) -> (state, effects)`, pure.
 public enum BrowseReducer {
     public static func reduce(_ state: BrowseState, _ intent: BrowseIntent) -> (BrowseState, [BrowseEffect]) {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The view: `render(state, rows, columns) -> Frame`, pure. Every text from the network goes
 /// through `Sanitizer.clean` here, and everything is laid out by display width.
 public enum BrowseRender {

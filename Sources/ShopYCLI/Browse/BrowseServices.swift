@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// What browse needs of the rest of shopy: the seam between the pure MVI core and the product
 /// source, the likes store, the history, the openers and the path monitor. `LiveBrowseServices`

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The screens Tab cycles through (`1`–`4`); Detail is pushed on top of one of them.
 public enum BrowseTab: Int, CaseIterable, Sendable {
     case home = 1, search, likes, history

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// How a cell is drawn: SGR attributes and a foreground colour (ANSI 30–37, 0 = default).
 public struct CellStyle: Hashable, Sendable {
     public var bold = false

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// Browse's services on the code the subcommands use: the product source of `Context`, the
 /// settings store of `like`, `likes` and `history`, the openers of `open` and `copy`, the path

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// A small hand-written command-line parser: subcommands, `--opt value` and `--opt=value`,
 /// `--` to end options, `-h`/`--help` everywhere, did-you-mean for near misses.
 

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy help --markdown`: the command reference `docs/commands.md`, as Markdown, from the same
 /// declarations as `--help` and the man page (`CommandSpec`s, `CommandTree`, `Help`'s topics).
 /// Hidden: the root help does not list it. `CommandReferenceTests` fails when the file in the

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Commands under commands, to any depth (`shopy widget configure`, `shopy likes refresh`,
 /// `shopy a b c`): finding the one a command line names, with did-you-mean at every level.
 enum CommandTree {

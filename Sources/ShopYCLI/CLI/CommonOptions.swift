@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The option groups many commands share, each declared once: the output format (with
 /// `--json`), the source, the timeout. A command lists the group's specs in its spec and reads
 /// them through these declarations; the formats a command accepts are part of its declaration
@@ -64,6 +65,6 @@ public struct FormatOptions<Format: RawRepresentable & CaseIterable & Sendable &
     /// `a`, `a or b`, `a, b or c`.
     static func sentence(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joinedText(separator: ", ") + " or " + words[words.count - 1]
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 }

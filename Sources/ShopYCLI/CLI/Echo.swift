@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// A value from the command line or the environment as an error message quotes it: cleaned of
 /// control characters and cut to `width` columns (with `…`), so that a hostile or huge value
 /// (100,000 digits in SHOPY_SIZE, a 1 MB option name) still makes one readable line.

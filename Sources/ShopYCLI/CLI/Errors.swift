@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The command line was wrong. Nothing was sent or written.
 public struct UsageError: ShopyError, Equatable {
     public var message: String

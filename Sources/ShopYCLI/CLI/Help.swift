@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Help texts, laid out like swift-argument-parser's and wrapped to the terminal width.
 public enum Help {
     static let labelColumn = 26

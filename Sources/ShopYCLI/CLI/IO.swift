@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// Where a command's text goes: a file descriptor (buffered) or memory (for tests).
 public final class OutputSink: @unchecked Sendable {

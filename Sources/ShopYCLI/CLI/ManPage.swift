@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy help --man`: shopy(1) as roff (man macros), from the same declarations as `--help`.
 public enum ManPage {
     public static func exitMeaning(_ code: ExitCode) -> String {

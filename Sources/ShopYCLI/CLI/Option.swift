@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Typed options: each option of a command is one `Option` value, declared once (name, short
 /// letter, placeholder, help, value type, default, validation, repeatable) and read through that
 /// declaration, never by its name as a string:

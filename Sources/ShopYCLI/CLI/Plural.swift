@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Counted nouns in messages: `1 change`, `2 changes`, `1,024 likes`.
 enum Plural {
     /// `count` grouped by thousands and the noun, with `s` (or `plural`) unless it is one.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// How long a search query (search, rank keyword, popular section) may be.
 ///
 /// Real queries are a few words; the API's servers answer 431 to request lines of several

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// Renders one result type in every format its command accepts; it prints and returns the
 /// exit code, and does no work of its own (no store, no network).

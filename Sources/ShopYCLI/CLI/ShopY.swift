@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// One subcommand: validated options in (`init`), work and output out (`run`).
 public protocol Command: Sendable {

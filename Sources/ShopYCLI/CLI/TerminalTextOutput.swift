@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 extension TerminalText {
     /// Wrapped in an ANSI style when `enabled` (the escape is the program's own).

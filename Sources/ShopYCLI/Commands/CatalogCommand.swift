@@ -5,35 +5,36 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy catalog`: what the offline catalog holds; its import, export, remove and clear.
 public struct CatalogCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "catalog",
         abstract: "Show the offline catalog; import, export, remove or clear local items.",
-        discussion: "Searches on the catalog source cover the embedded items and the local catalog in SHOPY_HOME (catalog.json with its index catalog.index). 'shopy config set catalog.record on' adds what the naver source lists.",
-        options: [json.spec],
-        examples: ["shopy catalog", "shopy catalog import saved-answers.json more.csv", "curl … | shopy catalog import -",
+        discussion: "Searches on the catalog source cover the embedded items and the local catalog in SHOPY_HOME (catalog.json with its index catalog.index). 'shopy config set catalog.record on' adds what the naver source lists. The summary lists the top-level categories of every item searched with their counts, most items first; TSV and CSV list only those (category, count), JSON the whole summary.",
+        options: formats.specs,
+        examples: ["shopy catalog", "shopy catalog --format tsv", "shopy catalog import saved-answers.json more.csv", "curl … | shopy catalog import -",
                    "shopy catalog export catalog-backup.json", "shopy catalog remove 11124150101", "shopy catalog clear --yes"])
 
     public static var subcommands: [any Command.Type] {
         [CatalogImportCommand.self, CatalogExportCommand.self, CatalogRemoveCommand.self, CatalogClearCommand.self]
     }
 
-    /// The summary as JSON (catalog has no other format, so no --format).
-    static let json = Option.flag("json", help: "Print the summary as JSON.")
+    static let formats = FormatOptions(accepting: [OutputFormat.table, .tsv, .csv, .json], notes: [.table: "default"])
 
-    public var json: Bool
+    public var format: OutputFormat?
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        json = parsed[Self.json]
+        format = try Self.formats.read(parsed)
     }
 
     public func execute(_ context: Context) async throws -> CatalogSummaryReport {
         try CatalogSupport.service(context).summary(recording: CatalogRecording.isOn(context.io, store: context.store))
     }
 
-    public var presenter: CatalogSummaryPresenter { CatalogSummaryPresenter(json: json) }
+    public var presenter: CatalogSummaryPresenter { CatalogSummaryPresenter(format: format ?? .table) }
 }
 
 /// `shopy catalog import FILE…|-`
@@ -41,7 +42,7 @@ public struct CatalogImportCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "import",
         abstract: "Add items from Naver answers, JSON arrays, JSON lines or CSV (the contract's field names).",
-        arguments: [ArgumentSpec("file", help: "Files to import; '-' reads stdin.", variadic: true)],
+        arguments: [ArgumentSpec("file", help: "Files to import (regular files of at most \(FileIO.importLimit >> 20) MiB; a FIFO or device is refused); '-' reads stdin.", variadic: true)],
         examples: ["shopy catalog import answers/*.json", "shopy catalog import items.csv", "shopy catalog import - < items.jsonl"])
 
     public var files: [String]
@@ -59,7 +60,10 @@ public struct CatalogImportCommand: ResultCommand {
                 inputs.append(.init(name: "stdin", bytes: try context.io.stdin()))
             } else {
                 let path = file.hasPrefix("/") ? file : context.io.currentDirectory + "/" + file
-                guard let bytes = try CatalogInputFile.read(path) else { throw StoreError.io(path: file, operation: "read", errno: ENOENT) }
+                // Bounded, and never blocking on open: a FIFO or a device is refused (74).
+                guard let bytes = try FileIO.readImport(path, shown: file, command: "shopy catalog import") else {
+                    throw StoreError.io(path: file, operation: "read", errno: ENOENT)
+                }
                 inputs.append(.init(name: file, bytes: bytes))
             }
         }

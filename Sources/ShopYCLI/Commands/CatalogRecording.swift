@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 /// `catalog.record on`: the items the naver source lists go into the local catalog.
 public enum CatalogRecording {
     /// Whether recording is on for this run (SHOPY_CATALOG_RECORD, else preferences.json).

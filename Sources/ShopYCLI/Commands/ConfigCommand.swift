@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy config`: defaults for options, kept in preferences.json.
 public struct ConfigCommand: Command {
     public static let spec = CommandSpec(

@@ -1,5 +1,7 @@
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 /// The composition root: everything a running command may touch, made once by `ShopY.run`
 /// (tests replace any part). Nothing else constructs a store, reads the system's network or
 /// probes the API: commands reach them through here.
@@ -77,7 +79,11 @@ public struct Context: Sendable {
         let keys = SourceKeys(environment: io.environment)
         switch kind {
         case .catalog:
-            return CatalogSource(catalog: usesLocalCatalog ? try Catalog.current(environment: io.environment) : catalog())
+            let diagnostics = self.diagnostics
+            let current = { () throws(StoreError) in
+                try Catalog.current(environment: io.environment) { diagnostics.warning(TerminalText(sanitizing: $0)) }
+            }
+            return CatalogSource(catalog: usesLocalCatalog ? try current() : catalog())
         case .naver:
             guard let credentials = keys.naver else { throw SourceError.missingKeys }
             let base = try reachable(kind)

@@ -1,5 +1,7 @@
 import Foundation
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// `doctor` on the local catalog: catalog.json (the records, strictly decoded) and
 /// catalog.index (whether it belongs to catalog.json and reads whole). With --repair a damaged
@@ -38,32 +40,21 @@ extension DoctorCommand {
             index.status = "unsafe"
             index.problem = problem
         } else if let records {
-            let opened = Result { () throws(StoreError) -> (CatalogIndex?, MappedBytes?) in
-                (try CatalogIndex.map(path: local.indexPath), try MappedBytes.map(path: local.itemsPath))
-            }
-            switch opened {
-            case .success(let (mapped, file)):
-                if let mapped, let file {
-                    if !local.belongs(mapped, to: file) {
-                        index.status = "stale"
-                        index.problem = "it does not belong to catalog.json (built again at the next search)"
-                    } else if mapped.count != records.records.count || local.encode(records.records, generation: records.generation).index
-                        != Array(mapped.base.bindMemory(to: UInt8.self)) {
-                        index.status = "mismatched"
-                        index.problem = "it does not list catalog.json's items as they are"
-                    } else {
-                        index.entries = Plural.count(mapped.layout.keyCount, "key")
-                    }
-                }
-            case .failure(let error):
+            switch local.indexState(for: records) {
+            case .missing:
+                index.status = "stale"
+                index.problem = "missing (built again at the next search)"
+            case .stale:
+                index.status = "stale"
+                index.problem = "it does not belong to catalog.json (built again at the next search)"
+            case .mismatched(let problem):
                 index.status = "mismatched"
-                if case .damaged(_, let problem) = error { index.problem = problem } else { index.problem = error.message }
+                index.problem = problem + " (built again from catalog.json when a search finds it; --repair does now)"
+            case .ok(let keys):
+                index.entries = Plural.count(keys, "key")
             }
             if repair && (index.status == "stale" || index.status == "mismatched") {
-                let lock = try FileLock(path: local.lockPath)
-                defer { lock.release() }
-                let fresh = try local.load()
-                try local.write(fresh.records, after: fresh.generation)
+                try local.rebuildIndex()
                 index.actions.append("rebuilt")
                 index.status = "ok"
             }

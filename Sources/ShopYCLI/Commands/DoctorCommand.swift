@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// `shopy doctor`: the state of every file; with `--repair`, damaged ones are moved aside.
 public struct DoctorCommand: ResultCommand {

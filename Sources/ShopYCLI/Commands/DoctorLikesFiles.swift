@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// `doctor` on the likes' three files: likes.json (the snapshot), likes.journal and likes.index.
 extension DoctorCommand {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy history`: recent searches, most recent first.
 public struct HistoryCommand: ResultCommand {
     public static let spec = CommandSpec(

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 extension LikeTarget {
     /// A number of up to four digits (ranks reach 1,099) or `section.rank` is a row; anything

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes alert ROW|ID --below PRICE | --drop PERCENT | --off`
 public struct LikesAlertCommand: ResultCommand {

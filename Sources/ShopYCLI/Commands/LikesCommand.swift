@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes`: the liked products, and their export, import and clearing.
 public struct LikesCommand: ResultCommand {

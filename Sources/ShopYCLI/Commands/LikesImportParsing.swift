@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The fast way through an import file: the likes are checked as bytes (the checks of the store's
 /// own load) instead of being built as JSON values first; 100,000 likes take a fraction of a
 /// second. Anything it does not accept goes the strict way (`LikesFile.parse`), which says

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes refresh [ROW|ID…]`
 public struct LikesRefreshCommand: ResultCommand {

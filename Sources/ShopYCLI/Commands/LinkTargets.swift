@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// The products `open` and `copy` act on: rows of the last listing, or productIds (`--id`) of a
 /// like, of the last listing or of the offline catalog. Everything is found before anything runs.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy popular`: the app's "실시간 랭킹": a few keywords, each ranked by relevance, fetched at once.
 public struct PopularCommand: ResultCommand {
     /// The app's sections.
@@ -9,7 +10,7 @@ public struct PopularCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "popular",
         abstract: "Show the popular rankings: a few keywords, each ranked by relevance.",
-        discussion: "Sections are fetched concurrently; a section that fails shows its error in place and the others still print (the exit code is non-zero only when every section failed). Rows are numbered SECTION.RANK (2.3 is the third item of the second section): 'shopy like 2.3' likes it. Default sections: \(naverSections.joinedText(separator: ", ")) on Naver, \(catalogSections.joinedText(separator: ", ")) on the offline catalog, unless saved with --save. With --source coupang alone, the sections are Coupang's best sellers by category, given by id or name (\(CoupangCategories.listing); default \(CoupangCategories.defaultSections.joinedText(separator: ", "))), --size is each one's limit (1 to 100), and --goldbox shows today's deals instead.",
+        discussion: "Sections are fetched concurrently; a section that fails shows its error in place and the others still print (the exit code is non-zero only when every section failed). Rows are numbered SECTION.RANK (2.3 is the third item of the second section): 'shopy like 2.3' likes it. Default sections: \(naverSections.joined(separator: ", ")) on Naver, \(catalogSections.joined(separator: ", ")) on the offline catalog, unless saved with --save. With --source coupang alone, the sections are Coupang's best sellers by category, given by id or name (\(CoupangCategories.listing); default \(CoupangCategories.defaultSections.joined(separator: ", "))), --size is each one's limit (1 to 100), and --goldbox shows today's deals instead.",
         options: [section.spec, size.spec, save.spec, reset.spec, goldbox.spec] + formats.specs + [SharedOptions.source.spec, SharedOptions.requestTimeout.spec],
         examples: ["shopy popular", "shopy popular --section 고양이 --section 강아지 --size 5",
                    "shopy popular -s 신발 -s 가방 --save", "shopy popular --json | jq '.sections[].keyword'",

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy rank <keyword>`: where does a product, or a store's products, rank for a keyword?
 public struct RankCommand: ResultCommand {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy search <query…>`: one page of results.
 public struct SearchCommand: ResultCommand {
     public static let spec = CommandSpec(

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy show ROW|ID`: one product's detail card, the facts of browse's Detail screen, with its
 /// picture beside or above it on a terminal.

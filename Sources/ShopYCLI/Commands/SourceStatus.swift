@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// One source as `shopy status` shows it: whether its keys are set (never the keys), whether
 /// commands use it without --source, its address, and for Coupang how much of the hour's budget

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// `shopy status`: whether the network path is usable and the API host answers; `--watch`
 /// follows changes until interrupted.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// What `shopy __complete SHELL -- WORD…` answers: the candidates for the last word of a
 /// command line, from the command declarations (commands, subcommands, options, choices) and
 /// from the store (rows of the last listing, liked ids, history, saved sections, config keys).

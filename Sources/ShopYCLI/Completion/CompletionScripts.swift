@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The scripts `shopy completions SHELL` prints. They are thin on purpose: on each Tab they
 /// hand the words to `shopy __complete`, which answers from the same command declarations as
 /// `--help` and from the store, so a script never goes stale when shopy gains an option.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The settings `shopy config` manages: each one's name, what it accepts, the environment
 /// variable that overrides it and the command options it is the default of.
 public struct ConfigKey: Sendable {
@@ -74,7 +75,7 @@ public struct ConfigKey: Sendable {
     }
 
     static func choice(_ name: String, _ values: [String], help: String, commands: [String], builtIn: String) -> ConfigKey {
-        ConfigKey(name: name, help: help, accepts: values.joinedText(separator: ", "), variable: "SHOPY_" + name.uppercased(), option: name,
+        ConfigKey(name: name, help: help, accepts: values.joined(separator: ", "), variable: "SHOPY_" + name.uppercased(), option: name,
                   commands: commands, builtIn: builtIn, choices: values,
                   normalize: { value in values.first { $0 == value.lowercased() } })
     }
@@ -97,7 +98,7 @@ public struct ConfigKey: Sendable {
     func applies(to path: String) -> Bool {
         guard !commands.isEmpty else { return true }
         let words = path.split(separator: " ")
-        return (1...max(words.count, 1)).contains { commands.contains(words.prefix($0).joinedText(separator: " ")) }
+        return (1...max(words.count, 1)).contains { commands.contains(words.prefix($0).joined(separator: " ")) }
     }
 }
 

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Where each setting's value comes from: a command-line option beats the environment, which
 /// beats `shopy config`, which beats the built-in default.
 public struct ConfigResolution: Sendable {

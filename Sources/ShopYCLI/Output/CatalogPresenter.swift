@@ -1,12 +1,18 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
-/// `shopy catalog`: the summary as lines, or JSON with `--json`.
+/// `shopy catalog`: the summary as lines (table), its categories as TSV or CSV (category,
+/// count), or all of it as JSON.
 public struct CatalogSummaryPresenter: Presenter {
-    var json: Bool
+    var format: OutputFormat
+    /// The table's categories and origins past this many are counted, not listed.
+    static let shown = 20
 
     public func present(_ r: CatalogSummaryReport, context: Context) -> ExitCode {
         let io = context.io
-        if json {
+        switch format {
+        case .json, .jsonl:
             var o = JSONObject()
             o.appendUnchecked("embedded", .int(r.embedded))
             o.appendUnchecked("local", .int(r.local))
@@ -16,20 +22,33 @@ public struct CatalogSummaryPresenter: Presenter {
             o.appendUnchecked("categories", .array(r.categories.map { c in .object(JSONObject(["name": .string(c.name), "count": .int(c.count)])) }))
             o.appendUnchecked("origins", .array(r.origins.map { c in .object(JSONObject(["name": .string(c.name), "count": .int(c.count)])) }))
             io.writeJSON(.object(o))
-            return .ok
-        }
-        io.stdout.line("offline catalog: \(Money.grouped(r.embedded + r.local)) items (\(Money.grouped(r.embedded)) embedded, recorded in 2025; \(Money.grouped(r.local)) local)")
-        io.stdout.line("local catalog: \(Sanitizer.clean(r.path)) (\(Self.bytes(r.bytesOnDisk)) on disk with its index)")
-        io.stdout.line("recording: \(r.recording ? "on (items the naver source lists are added)" : "off ('shopy config set catalog.record on' adds what the naver source lists)")")
-        if !r.categories.isEmpty {
-            io.stdout.line("categories:")
-            for c in r.categories.prefix(20) { io.stdout.line("  \(Money.grouped(c.count))\t\(Sanitizer.clean(c.name))") }
-            if r.categories.count > 20 { io.stdout.line("  … \(r.categories.count - 20) more (--json lists them all)") }
-            io.stdout.line("came from:")
-            for c in r.origins.prefix(20) { io.stdout.line("  \(Money.grouped(c.count))\t\(Sanitizer.clean(c.name))") }
-            if r.origins.count > 20 { io.stdout.line("  … \(r.origins.count - 20) more (--json lists them all)") }
+        case .tsv:
+            for c in r.categories { io.stdout.line("\(Sanitizer.clean(c.name))\t\(c.count)") }
+        case .csv:
+            io.stdout.write("category,count\r\n" + r.categories.map { "\(Render.csvField(Sanitizer.clean($0.name))),\($0.count)\r\n" }.joined())
+        case .table:
+            let total = r.embedded + r.local
+            io.stdout.line("offline catalog: \(Money.grouped(total)) item\(total == 1 ? "" : "s") (\(Money.grouped(r.embedded)) embedded, recorded in 2025; \(Money.grouped(r.local)) local)")
+            io.stdout.line("local catalog: \(Sanitizer.clean(r.path)) (\(Self.bytes(r.bytesOnDisk)) on disk with its index)")
+            io.stdout.line("recording: \(r.recording ? "on (items the naver source lists are added)" : "off ('shopy config set catalog.record on' adds what the naver source lists)")")
+            Self.counts("categories:", r.categories, more: "--format tsv lists them all", io: io)
+            Self.counts("local items came from:", r.origins, more: "--json lists them all", io: io)
         }
         return .ok
+    }
+
+    /// A titled list of counts, right-aligned, names cut to the width; nothing when empty.
+    static func counts(_ title: String, _ counts: [CatalogSummaryReport.Count], more: String, io: IO) {
+        guard !counts.isEmpty else { return }
+        io.stdout.line(title)
+        let listed = counts.prefix(shown)
+        let width = listed.map { Money.grouped($0.count).count }.max() ?? 0
+        for c in listed {
+            let number = Money.grouped(c.count)
+            let lead = "  " + String(repeating: " ", count: width - number.count) + number + "  "
+            io.stdout.line(lead + DisplayWidth.truncate(Sanitizer.clean(c.name), toWidth: max(1, io.columns - lead.count)))
+        }
+        if counts.count > shown { io.stdout.line("  … \(counts.count - shown) more (\(more))") }
     }
 
     static func bytes(_ n: Int) -> String {
@@ -50,7 +69,7 @@ public struct CatalogImportPresenter: Presenter {
             io.stderr.line("shopy: skipped \(Sanitizer.clean(skip.place))\(skip.productId.map { " (\(Sanitizer.clean($0)))" } ?? ""): \(Sanitizer.clean(skip.reason))")
         }
         if r.skipped.count > shown { io.stderr.line("shopy: … and \(r.skipped.count - shown) more skipped") }
-        context.diagnostics.notice("\(Money.grouped(r.added)) added, \(Money.grouped(r.updated)) updated, \(Money.grouped(r.skipped.count)) skipped; the local catalog holds \(Money.grouped(r.total)) items")
+        context.diagnostics.notice("\(Money.grouped(r.added)) added, \(Money.grouped(r.updated)) updated, \(Money.grouped(r.skipped.count)) skipped; the local catalog holds \(Money.grouped(r.total)) item\(r.total == 1 ? "" : "s")")
         return r.failures.isEmpty ? .ok : .dataError
     }
 }

@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 extension NoResultsHelp {
     /// On stdout after a table's "no results" line, wrapped to the width.

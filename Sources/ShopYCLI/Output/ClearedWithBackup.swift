@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// What `likes clear` and `catalog clear` say, as notices: how many went, where the backup is and
 /// how to restore it. The path is cleaned (SHOPY_HOME is the user's, but it reaches a terminal)

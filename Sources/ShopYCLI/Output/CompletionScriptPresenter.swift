@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy completions SHELL`: the script on stdout, as it is.
 public struct CompletionScriptPresenter: Presenter {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy config list`: a table of key, value, origin, or JSON.
 public struct ConfigListPresenter: Presenter {

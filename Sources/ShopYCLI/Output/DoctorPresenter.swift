@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import ShopYBase
 
 /// `shopy doctor`'s report as a table or JSON; 65 while a file still needs action.
 public struct DoctorPresenter: Presenter {

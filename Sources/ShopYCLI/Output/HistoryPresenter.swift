@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy history`: what changed, or the searches in table, TSV, CSV, JSON or JSONL.
 public struct HistoryPresenter: Presenter {

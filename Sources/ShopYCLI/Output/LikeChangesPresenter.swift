@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// What `like` and `unlike` did, a line a target (`liked: 80285861246  일체형 자석 … (9,900원)`).
 /// They are notices, on stderr: the command's work is the change, not output, so `--quiet`

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes alert`: the change, as a notice (an action's confirmation: `--quiet` leaves it out).
 public struct LikesAlertPresenter: Presenter {

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes`: the likes in table, TSV, CSV, JSON or JSONL, each with its latest known
 /// price, the change since it was liked and the lowest seen. JSON items always carry

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy open`: which opener took each link (a notice); a link no opener took is printed on
 /// stdout (the command's output then), and shopy says so.

@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy popular`'s sections in table, TSV, CSV, JSON or JSONL. A failed section shows its
 /// error in place (stderr for TSV and CSV); the exit code is non-zero only when every section

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 // The two output decisions every presenter shares, each made here and nowhere else.
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy likes refresh`'s report: one line a like, then the alerts that fired (table, TSV,
 /// CSV), or one JSON document (JSON, JSONL: one line).

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The facts of one product as browse's Detail screen and `shopy show` give them: the title
 /// wrapped, price, mall, brand, maker, categories, type, productId, link, image, liked, and once
 /// `likes refresh` tracks it, the price now, the change since liked, the lowest seen and a

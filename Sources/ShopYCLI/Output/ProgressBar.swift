@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// A progress bar on stderr, only when stderr is a terminal. A value: the bar's state is
 /// the sink's status line (kept under the sink's lock; clearing when none is shown does nothing).

@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy rank`'s outcome: each match with its web page and position, in table, TSV, CSV,
 /// JSON or JSONL. A link is never cut. On the catalog with no results, what it holds.

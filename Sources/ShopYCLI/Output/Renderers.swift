@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Output formats shared by every listing (search, likes, popular, rank).
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, tsv, csv, json, jsonl

@@ -1,4 +1,6 @@
 import ShopYCore
+import ShopYBase
+import ShopYCatalog
 
 /// `shopy search`'s page in table, TSV, CSV, JSON or JSONL.
 public struct SearchPresenter: Presenter {

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// `shopy show`: the card (bold title with colour), the picture beside or above it; the item
 /// as JSON with `--json`. A picture that cannot be drawn is never an error: the card has the

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// What a listing shows of where its items came from: the `source` of each item in JSON, JSONL
 /// and CSV (with Coupang's `rocket` and `freeShipping`), a SOURCE column in tables that mix

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// One `shopy status` report as text, JSON or a JSONL line; 69 unless online or the path is ok.
 public struct StatusPresenter: Presenter {

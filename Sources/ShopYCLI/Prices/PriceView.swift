@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// The price side of `shopy likes`: each like's latest known price, its change since it was
 /// liked and the lowest seen, from the `prices` suite.

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The driver: keys from the terminal into the store, each new state drawn as a frame of which
 /// only the changed lines are written. One thread polls the terminal and a wake-up pipe; states

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The bytes that bring the terminal from one frame to the next: only the lines that changed,
 /// each written whole from its first column (lines are full width, so nothing needs erasing),
 /// styles as SGR changes, then the cursor: shown at the prompt, hidden otherwise.

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The terminal as browse uses it: raw mode (termios), the alternate screen, no autowrap,
 /// bracketed paste, a hidden cursor; and its restoration, which is idempotent and runs on quit,

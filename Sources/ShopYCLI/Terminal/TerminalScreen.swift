@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// A model of the terminal browse draws on, enough to replay what the driver writes: cursor
 /// moves (CUP), erase display, SGR (ignored), the private modes browse sets (alternate screen,
 /// cursor, autowrap, bracketed paste), OSC strings, and UTF-8 text laid out by display width.

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy trends`: relative click trends from Naver DataLab Shopping Insight.
 public struct TrendsCommand: Command {
     public static let spec = CommandSpec(

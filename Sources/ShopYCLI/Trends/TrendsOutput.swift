@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// The machine formats of a trends result: json (the schema docs/json.md documents), jsonl (one
 /// series a line), tsv and csv (one row per series and period).

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 
 /// A trends comparison in table, TSV, CSV, JSON or JSONL.
 public struct TrendsPresenter: Presenter {

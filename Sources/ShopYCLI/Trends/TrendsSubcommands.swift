@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `shopy trends categories [CATEGORY…]` and `shopy trends categories --list [WORD]`.
 public struct TrendsCategoriesCommand: ResultCommand {
     public static let spec = CommandSpec(

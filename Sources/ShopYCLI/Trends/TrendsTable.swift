@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The terminal table of a trends result: rank, name (or group), a sparkline of the whole
 /// range, the latest value, the change against the previous period and the peak. Every line
 /// fits in the width.

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// `shopy widget refresh`: fetch what the shown items need and rewrite the timeline.
 public typealias WidgetRefreshCommand = WidgetFlagCommand<WidgetRefreshAction>

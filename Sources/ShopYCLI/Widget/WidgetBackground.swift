@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// Starts the one background `shopy widget refresh` when a refresh is due. A lock file in the
 /// store serializes it: the starter takes the lock without waiting, checks again that the

@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// The snippets `shopy widget install BAR` prints, with this shopy's path filled in, and the
 /// store when SHOPY_HOME chooses it (a bar does not read the shell's startup files).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// What the widget's commands share, declared once: `--name` (every one of them), the spec of
 /// a widget subcommand, the "takes no arguments" rule, and `--policy`.

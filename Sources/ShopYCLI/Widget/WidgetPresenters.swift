@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// `shopy widget`: the entry in the bar's format. Bars that draw their own colours (tmux,
 /// i3blocks, SwiftBar, waybar) get them whether or not stdout is a terminal; NO_COLOR still wins.

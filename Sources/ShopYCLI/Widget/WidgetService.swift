@@ -1,5 +1,6 @@
 import Foundation
 import ShopYCore
+import ShopYBase
 
 /// The widget's operations, each returning a typed value the commands render.
 public enum WidgetService {

@@ -4,6 +4,7 @@ import CShopYShim
 #elseif canImport(CommonCrypto)
 import CommonCrypto
 #endif
+import ShopYBase
 
 /// HMAC-SHA256 (RFC 2104 with SHA-256), from the system's crypto library, never hand-written:
 /// libcrypto (OpenSSL 1.1 or 3) opened with dlopen at the first signature on Linux, as libcurl

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Something the work says on the side of its result: a notice ("searching the offline
 /// catalog"), a warning ("could not record the listing"), or a hint after either. Services

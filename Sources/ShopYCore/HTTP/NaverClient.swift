@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The two keys of a Naver Developers application. Never printed.
 public struct NaverCredentials: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The proxy a request goes through, chosen from the environment by curl's rules, so that shopy
 /// can name it when it fails (and set it explicitly, so what is named is what was used).

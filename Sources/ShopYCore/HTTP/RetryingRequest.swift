@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// What a client makes of one answer: its value, a final error, or an error worth another
 /// attempt (a throttle, a server error) that stands if no attempt or time is left.

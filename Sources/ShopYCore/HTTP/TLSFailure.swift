@@ -1,3 +1,4 @@
+import ShopYBase
 /// Why a secure connection failed, as far as the HTTP library says: the cause a user can act on
 /// (a certificate not trusted, expired, for another host; the trusted certificates unreadable;
 /// a server that does not speak TLS), with the library's own words where they add something.

@@ -1,5 +1,7 @@
 /// Writes `--verbose` lines. Secrets never reach it: callers pass redacted text. The core only
 /// hands it lines; where they go (stderr, under a progress bar) the command line decides.
+import ShopYBase
+
 public struct Tracer: Sendable {
     let write: (@Sendable (String) -> Void)?
 

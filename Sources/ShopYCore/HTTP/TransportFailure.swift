@@ -1,5 +1,7 @@
 /// An area's error that can say how a request failed below HTTP. `SourceError` (search) and
 /// `DataLabError` (trends) each have these cases; their words and exit codes stay their own.
+import ShopYBase
+
 package protocol TransportFailure: Error {
     static func timeout(seconds: Double, host: String) -> Self
     static func unreachable(host: String, reason: SourceError.Unreachable) -> Self

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The CA certificates a secure connection trusts when not the system's: `SSL_CERT_FILE` (a
 /// PEM file) and `SSL_CERT_DIR` (a directory of hashed PEM files), the variables OpenSSL and

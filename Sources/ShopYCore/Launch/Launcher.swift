@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// How a started program ended, as far as shopy waited for it.
 public enum LaunchOutcome: Equatable, Sendable {

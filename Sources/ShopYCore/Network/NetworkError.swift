@@ -1,4 +1,6 @@
 /// The network path is not usable.
+import ShopYBase
+
 public enum NetworkError: ShopyError, Equatable {
     /// No interface with a default route: fail at once instead of waiting for a timeout.
     case offline(String)

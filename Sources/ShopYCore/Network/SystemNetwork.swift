@@ -7,6 +7,7 @@ import Darwin
 #if canImport(Network)
 import Network
 #endif
+import ShopYBase
 
 /// Reads the network state of the running system.
 ///

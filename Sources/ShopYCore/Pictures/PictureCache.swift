@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// Pictures already fetched, in `$XDG_CACHE_HOME/shopy/images` (else `~/.cache/shopy/images`):
 /// one 0600 file a picture in a 0700 directory, bounded in all to `limit` bytes, the least

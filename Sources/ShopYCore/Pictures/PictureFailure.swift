@@ -1,3 +1,4 @@
+import ShopYBase
 /// Why a product's picture is not drawn. Never an error of the command: the card shows the
 /// link as it always did, `--verbose` says this reason, and a missing library adds one hint line.
 public enum PictureFailure: Error, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Fetches a product's picture through shopy's transport (its proxies, its deadline): http or
 /// https, at most `PictureLimits.maxRedirects` redirects (each to https, or to the same host

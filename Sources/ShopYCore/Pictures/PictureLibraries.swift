@@ -1,5 +1,6 @@
 import Foundation
 import CShopYShim
+import ShopYBase
 
 /// The system libraries pictures need, each opened with dlopen at its first use (never linked):
 /// a command that draws no picture pays nothing, and a machine without one of them still shows

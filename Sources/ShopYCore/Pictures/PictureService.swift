@@ -1,3 +1,4 @@
+import ShopYBase
 /// A product's picture, decoded: from the cache when it is there (no network), else fetched,
 /// decoded, and kept in the cache once it decoded. The one path `shopy show` and browse take.
 public struct PictureService: Sendable {

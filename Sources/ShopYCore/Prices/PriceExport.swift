@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The price history and alerts in `likes export` (a `"prices"` member beside `"likes"`), and
 /// their import: an export without them (from an older shopy) imports as before.

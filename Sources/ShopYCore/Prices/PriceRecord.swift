@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// One observed price of a liked product.
 public struct PricePoint: Codable, Equatable, Sendable {

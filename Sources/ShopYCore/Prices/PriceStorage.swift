@@ -2,6 +2,8 @@
 /// Linux): the same bytes JSONEncoder wrote with `.sortedKeys` and `.withoutEscapingSlashes`
 /// (compact; keys in byte order; absent optionals left out), and the same leniency reading
 /// (unknown members ignored, `null` for an optional, at most `historyLimit` points kept).
+import ShopYBase
+
 extension PriceBook: RawStorable {
     public static func decodeStored(_ bytes: ArraySlice<UInt8>) throws(StoredValueError) -> PriceBook {
         let array = Array(bytes)

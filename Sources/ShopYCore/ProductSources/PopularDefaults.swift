@@ -1,6 +1,8 @@
 /// Which popular sections to show: those asked for, else the saved ones, else the built-in ones
 /// for the source. The one place that decides it, for `shopy popular`, browse's Home and the
 /// widget's options; `TopItems` fetches each section's items.
+import ShopYBase
+
 public struct PopularDefaults: Sendable, Equatable {
     public var naver: [String]
     public var catalog: [String]

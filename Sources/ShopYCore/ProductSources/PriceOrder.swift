@@ -1,3 +1,4 @@
+import ShopYBase
 /// Products ordered by price, as `asc`/`dsc` ask of a merged listing or of Coupang's 10 items:
 /// unknown prices last, and the given order kept among equal ones.
 enum PriceOrder {

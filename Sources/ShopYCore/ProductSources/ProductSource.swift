@@ -1,3 +1,6 @@
+import ShopYBase
+import ShopYCatalog
+
 /// Where products come from: the Naver API (or a server that speaks its contract), 11번가's
 /// and Coupang Partners' Open APIs, the offline catalog, or several of them merged into one
 /// listing (`SourceMerge`). All answer with the same `SearchPage`.
@@ -29,7 +32,7 @@ public struct CatalogSource: ProductSource {
     }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        ProductMapper.page(from: catalog.search(request), query: request.query, sort: request.sort, source: .catalog).stamped(.catalog)
+        try catalog.page(request).stamped(.catalog)
     }
 
     /// The notice printed once on stderr when a command runs on the catalog because no keys are

@@ -1,3 +1,4 @@
+import ShopYBase
 /// What each source can do with a search, checked before anything is sent: a sort, page or
 /// filter a source cannot do is refused (`SourceError.unsupported`, exit 64) for the whole
 /// command, even when another source could do it, so that a listing never silently means

@@ -1,3 +1,4 @@
+import ShopYBase
 /// The words of the live sources' errors (11번가, Coupang Partners): what happened, and what to
 /// do about it. Their exit codes are decided with every other error's, in `ExitCode(for:)`.
 extension SourceError {

@@ -1,4 +1,6 @@
 /// Why a search could not be answered. Each case maps to one exit code (see `ExitCode(for:)`).
+import ShopYBase
+
 public enum SourceError: ShopyError, Equatable {
     /// `--source naver` without NAVER_CLIENT_ID / NAVER_CLIENT_SECRET. Nothing was sent.
     case missingKeys

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Which sources have their keys, read from the environment once. Keys are never printed.
 ///

@@ -1,3 +1,4 @@
+import ShopYBase
 /// What the user reads and sets for each source: its name, its keys and its base.
 extension SourceKind {
     /// The live sources, in the order a merged listing takes them (and `all` names them).

@@ -1,3 +1,4 @@
+import ShopYBase
 /// One listing from several sources: the one service that merges, so that search, popular,
 /// rank, browse and the widget never branch on how many sources there are.
 ///

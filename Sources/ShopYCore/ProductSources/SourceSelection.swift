@@ -1,3 +1,4 @@
+import ShopYBase
 /// What `--source`, the config key `source` and `SHOPY_SOURCE` say: one source, a comma list
 /// (`11st,coupang`), or `all` (every live source whose keys are set). Without any, a command
 /// uses every live source with keys, else the offline catalog.

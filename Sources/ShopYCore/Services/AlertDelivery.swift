@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Delivers the alerts a refresh fired: `--notify` (a desktop notification through
 /// `notify-send`, a warning when there is none or it fails) and `--exec` (a command per alert,

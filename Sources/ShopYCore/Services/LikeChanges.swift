@@ -1,6 +1,8 @@
 /// `like` and `unlike` as work: one transaction on the likes that resolves every target first
 /// (a bad one changes nothing), applies the step to each, and writes only when one changed.
 /// The browse screen and the widget call the same.
+import ShopYBase
+
 public enum LikeChanges {
     /// What happened to one target.
     public struct Change: Sendable, Equatable {

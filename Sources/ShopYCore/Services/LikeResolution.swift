@@ -1,5 +1,8 @@
 /// Finds the product behind each target: rows and ids of the last listing first, then the
 /// offline catalog for ids. Everything is resolved before anything changes.
+import ShopYBase
+import ShopYCatalog
+
 package enum LikeResolution {
     /// Looks a productId up in the catalog a command sees (embedded plus local).
     package typealias CatalogLookup = @Sendable (String) -> WireItem?

@@ -1,6 +1,8 @@
 /// What listings (search, popular, rank) keep in the store: liked marks in, the rows and the
 /// history out. A damaged store does not stop a listing: it is shown, with a warning, and its
 /// marks are left out rather than guessed.
+import ShopYBase
+
 package struct ListingMemory: Sendable {
     package let store: SettingsStore
     package let diagnostics: any DiagnosticsSink

@@ -1,5 +1,7 @@
 /// `popular` as work: each section's top items (`TopItems`), a few sections at once; one
 /// section's failure is its own. Which sections: `PopularDefaults`.
+import ShopYBase
+
 package enum PopularSections {
     /// One section's outcome.
     package struct Section: Sendable {

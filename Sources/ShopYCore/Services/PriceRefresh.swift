@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// `shopy likes refresh` as work (the widget calls it too): finds each liked product again at
 /// its source and records its price. Each like goes to the source its id names:

@@ -1,4 +1,6 @@
 /// Where a product, or a store's products, ranks for a keyword: the matchers and the depth.
+import ShopYBase
+
 public struct RankQuery: Sendable, Equatable {
     public var keyword: String
     public var productID: String?

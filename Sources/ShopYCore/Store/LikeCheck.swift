@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The load-time check of stored likes: each like is walked once, as bytes, for the shape
 /// `Like(json:)` accepts, without building values.

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// One change to the likes, as the journal records it.
 package enum LikeChange: Sendable {

@@ -1,6 +1,8 @@
 /// The rules that keep every stored like removable: its productId is the product rule's
 /// (`ProductID`: 1 to 32 ASCII digits, as bytes, no escapes), and no id is listed twice in a
 /// snapshot or liked twice in one journal transaction.
+import ShopYBase
+
 extension LikeCollection {
     /// Whether a productId JSON string (its quotes included) is a usable id once decoded (1 to
     /// `ProductID.maxLength` ASCII digits, bare or namespaced; a hand-written `"3\u00334"` is 334).

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The productIds of a likes listing's rows, in order, as one comma-separated string: 100,000 of
 /// them are read and checked as one JSON value, not as 100,000.

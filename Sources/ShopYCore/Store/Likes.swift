@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// A liked product: the full snapshot at the time of the like, so likes work when the source is
 /// offline or retired.

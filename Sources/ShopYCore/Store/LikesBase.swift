@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The files of the likes, beside each other in the store directory.
 public struct LikesFiles: Sendable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The steps of a compaction, for tests that stop one between two of them.
 public enum CompactionStep: String, Sendable, CaseIterable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// What an index was built from: the content of one likes.json — its generation, its size and
 /// the CRC-32 of all its bytes — so that a copy, a restored backup or a synced store keeps its

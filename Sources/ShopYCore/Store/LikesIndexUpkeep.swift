@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// Keeping likes.index in step with likes.json, from whichever command first finds it wanting,
 /// so that only that command pays for it: a copied, restored or synced store is fast again from

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// `likes.journal`: the changes made since the snapshot (`likes.json`), JSON lines, appended.
 ///

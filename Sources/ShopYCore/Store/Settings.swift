@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// A file of settings: likes, state (history and the last listing) and preferences each live in
 /// their own file, so that a search never rewrites the likes.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import ShopYBase
 
 /// A journal that names another snapshot (`LikesBase.staleJournal`). The usual reason is a
 /// compaction stopped after it replaced likes.json and before it removed the journal: then every

@@ -3,6 +3,8 @@
 /// protocol conformances up at run time. The format is the one Codable wrote and
 /// read (keys sorted, a nil optional left out, `/` unescaped): files written by either read the
 /// same, and a value that Codable refused is refused here too, in the same words.
+import ShopYBase
+
 enum StateCodec {
     /// Where a value failed, as `Session.describe` words a DecodingError's coding path.
     struct Failure: Error {

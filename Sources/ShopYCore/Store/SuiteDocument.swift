@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// One suite file, as members of raw JSON bytes.
 package struct SuiteDocument {

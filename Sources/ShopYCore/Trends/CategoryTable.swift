@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// The Naver Shopping categories shopy knows offline: the 12 top-level ones and 4,967 leaves
 /// (Fixtures/shopping-categories.json, MIT: Fixtures/shopping-categories.LICENSE), and how a

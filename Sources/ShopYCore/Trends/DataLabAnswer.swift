@@ -1,5 +1,7 @@
 /// A DataLab answer read onto the request's period grid: one series per result (or per group
 /// for the breakdown endpoints), a value per period, 0 where the answer has none.
+import ShopYBase
+
 public struct DataLabAnswer: Equatable, Sendable {
     public struct Series: Equatable, Sendable {
         public var key: TrendsSeriesKey

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Sends DataLab requests: POST with the scheme's keys, the contract's errors, retries of
 /// throttles and server errors with the same backoff as search, inside one overall deadline.

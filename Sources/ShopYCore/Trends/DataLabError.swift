@@ -1,5 +1,7 @@
 /// Why a trends comparison could not be answered. Each case maps to one exit code, in
 /// `ExitCode(for:)` (through `exitCode`), like every other area's error.
+import ShopYBase
+
 public enum DataLabError: ShopyError, Equatable {
     /// Neither key pair is set. Nothing was sent.
     case missingKeys

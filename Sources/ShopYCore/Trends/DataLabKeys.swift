@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Which of Naver's two platforms a DataLab request goes to, with the keys for it. Never printed.
 public struct DataLabKeys: Sendable, Equatable {

@@ -1,4 +1,6 @@
 /// One DataLab request: which endpoint, and the body the contract wants.
+import ShopYBase
+
 public struct DataLabRequest: Equatable, Sendable {
     public enum Endpoint: String, CaseIterable, Sendable {
         case categories = "/categories"

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 
 /// One shown item of an entry.

@@ -1,3 +1,4 @@
+import ShopYBase
 
 /// How each kind of item reads, in a few words (`short`, for bars and the small family) and in
 /// one line (`line`, for the medium family and menus).

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 
 /// What `shopy widget` shows now, and whether a refresh is due.

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 
 /// What one refresh did.

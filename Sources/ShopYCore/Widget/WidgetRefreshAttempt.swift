@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// The last refresh started for a widget, and how it ended when it could say so (the store's
 /// `widget-NAME.attempt.json`). A refresh that dies before it writes its timeline (a crash, a

@@ -1,3 +1,4 @@
+import ShopYBase
 
 /// What the widget reads from the shared store, in one read: its configuration, the likes,
 /// the history and the saved popular sections. Nothing here touches the network.

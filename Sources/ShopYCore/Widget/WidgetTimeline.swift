@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 
 /// The widget's timeline file in the store (`widget-NAME.timeline.json`): entries (each a date

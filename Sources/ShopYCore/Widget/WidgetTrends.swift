@@ -1,3 +1,4 @@
+import ShopYBase
 
 /// The trends item: the top-level shopping category with the most clicks over the last four
 /// weeks (DataLab Shopping Insight), fetched by the background refresh only.

@@ -1,3 +1,4 @@
+import ShopYBase
 /// A small, bounded, non-validating XML reader for the answers of 11번가's Open API: elements,
 /// character data, CDATA sections, comments and processing instructions; the five predefined
 /// entities and numeric character references, and nothing else.

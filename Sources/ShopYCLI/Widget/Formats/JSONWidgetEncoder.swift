@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `--format json`: the whole entry, for scripts (and the error's class when the store failed).
 public enum JSONWidgetEncoder: WidgetEncoder {
     public static func encode(_ r: WidgetRendering) -> String {

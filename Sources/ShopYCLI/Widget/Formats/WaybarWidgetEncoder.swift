@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// `--format waybar` (custom module, `return-type: json`): one JSON object on one line with
 /// `text`, `tooltip`, `class`, `alt` and `percentage`. Text and tooltip are Pango-escaped.
 public enum WaybarWidgetEncoder: WidgetEncoder {

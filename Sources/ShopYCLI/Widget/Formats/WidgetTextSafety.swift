@@ -1,4 +1,5 @@
 import ShopYCore
+import ShopYBase
 /// Per-protocol sanitizers. All start from `Sanitizer.clean` (no controls, no newlines, no bidi
 /// overrides), then neutralize what the protocol itself would read as markup.
 public enum WidgetTextSafety {

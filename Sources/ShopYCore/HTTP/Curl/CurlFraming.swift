@@ -1,3 +1,5 @@
+import ShopYBase
+
 #if os(Linux)
 /// Answers whose framing shopy refuses even when curl accepts them: a Content-Length that is
 /// not one non-negative number, and a content encoding curl did not decode.

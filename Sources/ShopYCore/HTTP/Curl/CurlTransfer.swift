@@ -269,3 +269,4 @@ final class CurlTransfer: @unchecked Sendable {
     }
 }
 #endif
+import ShopYBase

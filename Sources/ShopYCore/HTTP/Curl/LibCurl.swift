@@ -45,3 +45,4 @@ enum LibCurl {
     }
 }
 #endif
+import ShopYBase

@@ -1,3 +1,4 @@
+import ShopYBase
 /// Coupang Partners' answers as the wire has them (Fixtures/coupang, Fixtures/README.md):
 ///
 ///     search:          {"rCode":"0","rMessage":"","data":{"landingUrl":"…","productData":[item…]}}

@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// Coupang Partners Open API's client: signed GETs under
 /// `/v2/providers/affiliate_open_api/apis/openapi/v1`, counted against the key's budget and

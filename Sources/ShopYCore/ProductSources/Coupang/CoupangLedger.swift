@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// `coupang.json` in the store: what keeps a Coupang key out of trouble across every shopy
 /// process, under `.coupang.lock`.

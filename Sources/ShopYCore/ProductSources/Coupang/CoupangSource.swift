@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShopYBase
 
 /// Coupang Partners as a source: keyword search (at most 10 items, its own order, page 1 only;
 /// `asc`/`dsc` sort those items here), best sellers per category and today's deals (goldbox).
@@ -100,7 +101,7 @@ public struct CoupangSource: ProductSource {
         }
     }
 
-    func page(_ answer: ArraySlice<CoupangAnswer.Item>, query: String, sort: SortOrder) -> SearchPage {
+    func page(_ answer: ArraySlice<CoupangAnswer.Item>, query: String, sort: ShopYBase.SortOrder) -> SearchPage {
         var items = answer.compactMap(Self.product)
         if sort == .asc || sort == .dsc { items = PriceOrder.sorted(items, ascending: sort == .asc) }
         return SearchPage(query: query, sort: sort, source: kind, total: items.count, start: 1, display: items.count, items: items,

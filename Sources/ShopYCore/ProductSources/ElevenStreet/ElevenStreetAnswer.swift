@@ -1,3 +1,4 @@
+import ShopYBase
 /// 11번가 Open API's answers as the wire has them (Fixtures/elevenst, Fixtures/README.md):
 ///
 ///     <?xml version="1.0" encoding="EUC-KR"?>

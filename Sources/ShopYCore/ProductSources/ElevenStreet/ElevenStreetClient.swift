@@ -1,4 +1,5 @@
 import Foundation
+import ShopYBase
 
 /// 11번가 Open API's client: one GET of `OpenApiService.tmall` with the key in the query, the
 /// answer read as `ElevenStreetAnswer`, 429 and 5xx retried as Naver's are (`RetryingRequest`),
@@ -31,7 +32,7 @@ public struct ElevenStreetClient: Sendable {
 
     /// sortCd for shopy's sorts: CP (popularity, what 11번가 lists first), L (price low to high),
     /// H (price high to low): the codes public clients send. No code is known for `date`.
-    public static func sortCode(_ sort: SortOrder) -> String? {
+    public static func sortCode(_ sort: ShopYBase.SortOrder) -> String? {
         switch sort {
         case .sim: return "CP"
         case .asc: return "L"

@@ -1,3 +1,4 @@
+import ShopYBase
 /// 11번가 as a source: keyword search with its sorts and pages, and a product looked up by its
 /// code (`ProductInfo`, what `likes refresh` asks for an 11번가 like).
 ///
