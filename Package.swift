@@ -33,9 +33,15 @@ let package = Package(
         // Released statically linked: Scripts/release.sh (swift build -c release --static-swift-stdlib).
         .executableTarget(name: "shopy", dependencies: ["ShopYCLI"]),
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
-        .executableTarget(name: "shopy-bench", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI"], path: "Benchmarks/shopy-bench"),
+        .executableTarget(name: "shopy-bench", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYTestSupport"],
+                          path: "Benchmarks/shopy-bench"),
+        // What the tests and shopy-bench share, on Foundation alone (no XCTest): the loopback
+        // listener, the scripted HTTP server on it, running a process with both pipes drained,
+        // and the repository's root.
+        .target(name: "ShopYTestSupport", path: "Tests/ShopYTestSupport"),
         .testTarget(name: "ShopYCatalogTests", dependencies: ["ShopYBase", "ShopYCatalog"]),
         .testTarget(name: "ShopYKitTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI",
+                                                  "ShopYTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 // The emulator every benchmark that needs a server starts: one helper for its start-up and for
 // the environment of a shopy that talks to it.
 import Foundation
+import ShopYTestSupport
 
 /// A `shopy-emulator` on an ephemeral port.
 final class Emulator {
@@ -13,13 +14,7 @@ final class Emulator {
         let pipe = Pipe()
         process.standardOutput = pipe
         try! process.run()
-        var data = Data()
-        while !data.contains(0x0A) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
-        base = String(decoding: data, as: UTF8.self).split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
+        base = ChildProcess.firstLine(of: pipe.fileHandleForReading).split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The environment of a `shopy` that talks to this emulator with the bench's keys, its store

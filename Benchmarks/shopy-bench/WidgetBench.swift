@@ -3,6 +3,7 @@
 import Foundation
 import ShopYCore
 import ShopYCLI
+import ShopYTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,33 +12,15 @@ import Darwin
 
 /// A loopback listener that accepts connections and never answers (they are held open).
 final class SilentServer: @unchecked Sendable {
-    let fd: Int32
     let port: Int
     private var held: [Int32] = []
 
     init() {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(fd, $0, length) }
-        }
-        listen(fd, 64)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = try! LoopbackListener()
+        port = listener.port
         Thread.detachNewThread { [self] in
             while true {
-                let client = accept(fd, nil, nil)
+                let client = listener.accept()
                 if client < 0 { return }
                 held.append(client)
             }

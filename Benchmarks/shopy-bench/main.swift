@@ -16,6 +16,7 @@ import Darwin
 #endif
 import ShopYBase
 import ShopYCatalog
+import ShopYTestSupport
 
 // MARK: - Running processes
 
@@ -47,14 +48,8 @@ let emulatorBinary = binDirectory + "/shopy-emulator"
 /// The real Python interpreter (not a version manager's shell shim, which would add its own
 /// start-up time to Python's figures).
 let python: String = {
-    let pipe = Pipe()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
-    process.standardOutput = pipe
-    try? process.run()
-    process.waitUntilExit()
-    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let found = try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import sys; print(sys.executable)"])
+    let path = (found?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     return path.isEmpty ? "/usr/bin/python3" : path
 }()
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ShopYTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,17 +31,9 @@ final class CatalogKillDuringImportTests: XCTestCase {
                                                 brand: "브랜드\($0 % 50)", category1: "패션잡화", category2: "남성신발") }
         try Data(JSONWriter.serialize(.array(many.map(\.json)))).write(to: URL(fileURLWithPath: large))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path("shopy"))
-        process.arguments = ["catalog", "import", large]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { _ = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { _ = err.fileHandleForReading.readDataToEndOfFile() }
+        let running = try ChildProcess.start(Binary.path("shopy"), ["catalog", "import", large],
+                                             environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home])
+        let process = running.process
         func temporaries() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: home)) ?? []).filter { $0.hasPrefix(".catalog.") && $0.contains(".tmp-") }
         }
@@ -52,8 +45,7 @@ final class CatalogKillDuringImportTests: XCTestCase {
             usleep(200)
         }
         kill(process.processIdentifier, SIGKILL)
-        XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "stdout and stderr drained")
-        process.waitUntilExit()
+        XCTAssertNoThrow(try running.finish(timeout: 30), "stdout and stderr drained")
         XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the import was killed before it finished")
         XCTAssertFalse(seen.isEmpty, "the kill came while a temporary file was being written")
         let left = temporaries()

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
+import ShopYTestSupport
 
 /// How the libcurl transport names answers that do not parse: one raw loopback server a case.
 final class CurlMappingTests: XCTestCase {

@@ -322,3 +322,4 @@ final class Locked<Value>: @unchecked Sendable {
 }
 #endif
 @testable import ShopYBase
+import ShopYTestSupport

@@ -4,6 +4,7 @@
 
 import Foundation
 import XCTest
+import ShopYTestSupport
 
 final class FuzzSmokeTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -15,20 +16,13 @@ final class FuzzSmokeTests: XCTestCase {
         guard path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }) else {
             throw XCTSkip("swiftc is not on PATH, so the fuzz target cannot be built")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script, "3"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()  // one pipe: nothing to deadlock on
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        if process.terminationStatus == 77 {
+        // stdout and stderr drained together: libFuzzer reports on stderr.
+        let result = try ChildProcess.run("/bin/sh", [script, "3"], timeout: 900)
+        let text = result.stdout + result.stderr
+        if result.status == 77 {
             throw XCTSkip("this toolchain cannot build with -sanitize=fuzzer: \(text.suffix(300))")
         }
-        XCTAssertEqual(process.terminationStatus, 0, String(text.suffix(3000)))
+        XCTAssertEqual(result.status, 0, String(text.suffix(3000)))
         XCTAssertTrue(text.contains("stat::number_of_executed_units"), String(text.suffix(1000)))
     }
 }

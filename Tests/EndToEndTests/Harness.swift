@@ -6,6 +6,7 @@ import FoundationNetworking
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYTestSupport
 
 /// Runs the built binaries (`shopy`, `shopy-emulator`) as a user would.
 enum Binary {
@@ -25,16 +26,8 @@ enum Binary {
     static func path(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
 }
 
-/// What a finished process left.
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var seconds: Double
-
-    var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-}
+/// What a finished process left (status, stdout, stderr, seconds).
+typealias RunResult = ProcessOutput
 
 /// Runs `shopy` with `arguments`: a clean environment (only what is given, plus PATH and a
 /// private SHOPY_HOME unless given), no stdin. Both pipes are drained concurrently before
@@ -45,36 +38,13 @@ func runShopy(_ arguments: [String], environment: [String: String] = [:], home: 
     try runProcess(Binary.path("shopy"), arguments, environment: environment, home: home, stdin: stdin, timeout: timeout)
 }
 
+/// `executable` through ChildProcess.run, in the environment `runShopy` describes.
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:], home: String? = nil,
                 stdin: Data? = nil, timeout: Double = 60) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
     var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     env["SHOPY_HOME"] = home ?? TestHome.shared.path
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    let started = Date()
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try? input.fileHandleForWriting.close()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var outData = Data()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        _ = group.wait(timeout: .now() + 5)
-        throw HarnessError("'\(arguments.joined(separator: " "))' did not finish within \(timeout) s")
-    }
-    process.waitUntilExit()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self), seconds: Date().timeIntervalSince(started))
+    return try ChildProcess.run(executable, arguments, environment: env, stdin: stdin, timeout: timeout)
 }
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -115,14 +85,7 @@ final class EmulatorProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // The first line names the address.
-        var line = Data()
-        let handle = out.fileHandleForReading
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = ChildProcess.firstLine(of: out.fileHandleForReading)
         guard let url = text.split(separator: " ").last.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), url.hasPrefix("http://") else {
             process.terminate()
             throw HarnessError("the emulator did not print its address: \(text)")
@@ -163,8 +126,7 @@ final class EmulatorProcess: @unchecked Sendable {
 }
 
 /// The repository's Fixtures folder.
-let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+let fixturesDirectory = Repository.fixtures()
 
 /// Asserts an error report: exactly one `shopy: …` line, at most one `hint:` line after it.
 func assertErrorReport(_ result: RunResult, status: Int32, contains fragments: [String] = [], file: StaticString = #filePath, line: UInt = #line) {

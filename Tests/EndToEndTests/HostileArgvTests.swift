@@ -2,6 +2,7 @@
 
 import Foundation
 import XCTest
+import ShopYTestSupport
 
 final class HostileArgvTests: XCTestCase {
     func testInvalidUTF8InArgvIsRefusedByTheBinary() throws {
@@ -9,20 +10,11 @@ final class HostileArgvTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/bin/sh") else { throw XCTSkip("needs /bin/sh to pass a non-UTF-8 argument") }
         let shopy = Binary.path("shopy")
         guard FileManager.default.isExecutableFile(atPath: shopy) else { throw XCTSkip("the shopy binary is not built beside the tests") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" search \"$(printf 'a\\377b')\" --source catalog", shopy]
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("shopy-argv-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
-        process.environment = ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home]
-        let err = Pipe(), out = Pipe()
-        process.standardError = err
-        process.standardOutput = out
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 64)
-        XCTAssertTrue(String(decoding: errData, as: UTF8.self).contains("argument 2 is not valid UTF-8"), String(decoding: errData, as: UTF8.self))
+        let result = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" search \"$(printf 'a\\377b')\" --source catalog", shopy],
+                                          environment: ["PATH": "/usr/bin:/bin", "SHOPY_HOME": home])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("argument 2 is not valid UTF-8"), result.stderr)
     }
 }

@@ -11,12 +11,13 @@ import Darwin
 #endif
 @testable import ShopYCore
 @testable import ShopYCLI
+import ShopYTestSupport
 
 /// A one-thread HTTP/1.1 server on 127.0.0.1 (ephemeral port): reads a request's head, writes
 /// `respond(path)` with `Connection: close`, closes. Enough for a handful of requests.
 final class CannedServer: @unchecked Sendable {
     let port: Int
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let respond: @Sendable (String) -> (status: String, headers: [String], body: String)
     private let lock = NSLock()
     private var served = 0
@@ -26,28 +27,15 @@ final class CannedServer: @unchecked Sendable {
 
     init(_ respond: @escaping @Sendable (String) -> (status: String, headers: [String], body: String)) throws {
         self.respond = respond
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw HarnessError("bind/listen: \(errno)") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = try LoopbackListener(backlog: 16)
+        self.listener = listener
+        port = listener.port
         Thread { [self] in self.loop() }.start()
     }
 
     private func loop() {
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = listener.accept()
             if connection < 0 { return }
             var head = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -69,10 +57,7 @@ final class CannedServer: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    func stop() { listener.close() }
 }
 
 final class HostileServerTests: XCTestCase {

@@ -2,10 +2,11 @@
 // A secure connection that fails says why, with what to do (Sources/ShopYCore/HTTP/TLSFailure.swift):
 // the built shopy against loopback TLS servers (openssl s_server) with a self-signed, an
 // expired and a wrong-host certificate, a certificate from a CA trusted through SSL_CERT_FILE,
-// an unreadable SSL_CERT_FILE, and a plain HTTP server behind an https:// address.
+// an unreadable SSL_CERT_FILE, and a plain HTTP server (a loopback listener) behind an https:// address.
 
 import Foundation
 import XCTest
+import ShopYTestSupport
 
 final class TLSFailureTests: XCTestCase {
     static let openssl = "/usr/bin/openssl"
@@ -144,29 +145,20 @@ final class TLSFailureTests: XCTestCase {
 
     func testPlainHTTPBehindHTTPSIsNamed() throws {
         // An HTTP server that answers at once what is not HTTP (as nginx does a ClientHello).
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("needs python3 for a plain server that answers a ClientHello")
-        }
-        let log = directory + "/plain.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: python)
-        server.arguments = ["-c", """
-            import socket
-            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-            print(s.getsockname()[1], flush=True)
-            while True:
-                c, _ = s.accept(); c.recv(4096)
-                c.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"); c.close()
-            """]
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try server.run()
-        servers.append(server)
-        var port = ""
-        for _ in 0..<500 where port.isEmpty {
-            port = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            if port.isEmpty { usleep(10_000) }
-        }
+        let listener = try LoopbackListener(backlog: 8)
+        defer { listener.close() }
+        Thread {
+            while true {
+                let client = listener.accept()
+                if client < 0 { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = recv(client, &buffer, buffer.count, 0)
+                let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+                _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }.start()
+        let port = listener.port
         let result = try search("https://127.0.0.1:\(port)")
         assertErrorReport(result, status: 69, contains: ["the server does not speak TLS there", "hint: if the server speaks plain HTTP, write http:// in SHOPY_API_BASE"])
     }

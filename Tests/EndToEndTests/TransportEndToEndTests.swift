@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYTestSupport
 
 /// Gzip answers (a search page; 20 MiB of zeros in 20 KB) for the transport tests.
 let transportFixtures = fixturesDirectory.appendingPathComponent("transport")

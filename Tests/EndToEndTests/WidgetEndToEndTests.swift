@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ShopYTestSupport
 
 /// The built `shopy widget`: one background refresh for many concurrent bars, and an answer at
 /// once when the API never answers.

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYBase
+import ShopYTestSupport
 
 final class WidgetTrendsRefreshTests: XCTestCase {
     var home = TestHome()

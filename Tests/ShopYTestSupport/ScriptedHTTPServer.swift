@@ -18,12 +18,12 @@ private func rawSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> I
 /// stall after the headers, trickle, flood headers, send 20 MiB or a gzip bomb. Each connection
 /// gets a thread; `script` is called with each request read on it (head and Content-Length body)
 /// and writes whatever it likes; returning false closes the connection.
-final class ScriptedHTTPServer: @unchecked Sendable {
-    struct Request {
-        var head: String
-        var body: [UInt8]
-        var method: String { String(head.prefix { $0 != " " }) }
-        func header(_ name: String) -> String? {
+public final class ScriptedHTTPServer: @unchecked Sendable {
+    public struct Request: Sendable {
+        public var head: String
+        public var body: [UInt8]
+        public var method: String { String(head.prefix { $0 != " " }) }
+        public func header(_ name: String) -> String? {
             for line in head.components(separatedBy: "\r\n").dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 if line[..<colon].lowercased() == name.lowercased() {
@@ -35,11 +35,11 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     }
 
     /// What a script can do with its connection.
-    struct Connection {
-        let fd: Int32
+    public struct Connection {
+        public let fd: Int32
         /// False once the peer is gone.
         @discardableResult
-        func send(_ bytes: [UInt8]) -> Bool {
+        public func send(_ bytes: [UInt8]) -> Bool {
             var sent = 0
             while sent < bytes.count {
                 let n = bytes[sent...].withUnsafeBytes { rawSend(fd, $0.baseAddress, $0.count) }
@@ -50,10 +50,10 @@ final class ScriptedHTTPServer: @unchecked Sendable {
             return true
         }
         @discardableResult
-        func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+        public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
         /// Waits up to `seconds` for the peer to close (or reset) the connection; true if it did.
-        func waitForPeerClose(within seconds: Double) -> Bool {
+        public func waitForPeerClose(within seconds: Double) -> Bool {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let deadline = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -68,7 +68,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
         }
     }
 
-    let port: Int
+    public let port: Int
     private let listenFD: Int32
     private let wake: (Int32, Int32)
     private let lock = NSLock()
@@ -77,34 +77,13 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     private var open: Set<Int32> = []
     private var stopped = false
 
-    var accepted: Int { lock.withLock { _accepted } }
-    var requests: [Request] { lock.withLock { _requests } }
+    public var accepted: Int { lock.withLock { _accepted } }
+    public var requests: [Request] { lock.withLock { _requests } }
 
-    init(_ script: @escaping @Sendable (Request, Connection) -> Bool) throws {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw HarnessError("cannot listen on loopback: \(String(cString: strerror(errno)))")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listenFD = fd
+    public init(_ script: @escaping @Sendable (Request, Connection) -> Bool) throws {
+        let listener = try LoopbackListener()
+        port = listener.port
+        listenFD = listener.fd
         var pipeFDs: [Int32] = [-1, -1]
         _ = pipe(&pipeFDs)
         wake = (pipeFDs[0], pipeFDs[1])
@@ -112,9 +91,9 @@ final class ScriptedHTTPServer: @unchecked Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    func stop() {
+    public func stop() {
         let fds: Set<Int32> = lock.withLock {
             stopped = true
             return open
