@@ -336,4 +336,9 @@ final class SearchEndToEndTests: XCTestCase {
         XCTAssertEqual(tsv.stdout, "")
         XCTAssertTrue(tsv.stderr.contains("no results"))
     }
+
+    func testDidYouMeanForTopLevelOptions() throws {
+        let result = try runShopy(["--verison"])
+        assertErrorReport(result, status: 64, contains: ["did you mean '--version'?"])
+    }
 }

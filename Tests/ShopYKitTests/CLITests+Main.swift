@@ -310,4 +310,84 @@ extension CLITests {
         // A date in the past means: now.
         XCTAssertEqual(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: now.addingTimeInterval(3600)), 0)
     }
+
+    func testHugePagesAreUsageErrorsWithoutOverflow() async {
+        for page in ["1001", "9223372036854775807", "0", "-3"] {
+            let io = IO.capture(environment: ["SHOPY_HOME": NSTemporaryDirectory() + "shopy-review-\(UUID().uuidString)"])
+            let code = await ShopY.main(["search", "x", "--page", page], io: io)
+            XCTAssertEqual(code, 64, page)
+            XCTAssertTrue(io.stderr.text.hasPrefix("shopy: "), io.stderr.text)
+        }
+    }
+
+    /// `--size +5` and `SHOPY_SIZE=+5` were taken (Int("+5")), though sizes take digits only.
+    func testSizesTakeNoSign() async {
+        for size in ["+5", "-0", "+0", "-5"] {
+            let run = await Shell.run(["search", "방충망", "--size", size, "--source", "catalog"])
+            XCTAssertEqual(run.code, 64, size)
+            XCTAssertEqual(run.stderrLines, ["shopy: invalid --size '\(size)': expected a whole number from 1 to 100"], size)
+            let env = await Shell.run(["search", "방충망", "--source", "catalog"], environment: ["SHOPY_SIZE": size])
+            XCTAssertEqual(env.code, 64, "SHOPY_SIZE=\(size)")
+            XCTAssertEqual(env.stdout, "", size)
+        }
+        XCTAssertThrowsError(try ArgumentParser.integer("+2", option: "page", from: 1))
+        XCTAssertEqual(try ArgumentParser.integer("-3", option: "offset", in: -5...5), -3, "a range with negative numbers takes a sign")
+        XCTAssertEqual(try ArgumentParser.integer("5", option: "size", in: 1...100), 5)
+    }
+
+    /// `shopy help environment x` said "unknown command 'environment'; did you mean 'environment'?".
+    func testHelpTopicWithMoreWords() async {
+        for topic in ["environment", "files"] {
+            let run = await Shell.run(["help", topic, "x"])
+            XCTAssertEqual(run.code, 64, topic)
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderrLines, ["shopy: help \(topic) takes no other arguments", "hint: it is a help topic, not a command"])
+        }
+    }
+
+    /// `shopy help search --help` and `shopy help -h` were refused as unknown commands.
+    func testHelpTakesTheHelpFlag() async {
+        let search = await Shell.run(["help", "search"])
+        for arguments in [["help", "search", "--help"], ["help", "search", "-h"], ["help", "-h", "search"]] {
+            let run = await Shell.run(arguments)
+            XCTAssertEqual(run.code, 0, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stdout, search.stdout, "\(arguments)")
+        }
+        let root = await Shell.run(["help"])
+        let run = await Shell.run(["help", "--help"])
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(run.stdout, root.stdout)
+    }
+
+    func testNumbersAreGroupedInMessagesAndHelp() async {
+        let run = await Home().run(["search", "방충망", "--page", "51"])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertTrue(run.stderr.contains("at result 1,001, past the API's limit of 1,000"), run.stderr)
+        let rank = await Home().run(["help", "rank"], environment: ["COLUMNS": "300"])
+        XCTAssertTrue(rank.stdout.contains("(default 1,000)"), rank.stdout)
+    }
+
+    func testHelpTellsTheTruth() async {
+        let rank = await Home().run(["help", "rank"], environment: ["COLUMNS": "300"])
+        XCTAssertTrue(rank.stdout.contains("Give up a request after this many seconds"), "rank's --timeout is per request, as docs/guide.md says")
+        XCTAssertFalse(rank.stdout.contains("in all, retries included"))
+        let popular = await Home().run(["help", "popular"], environment: ["COLUMNS": "300"])
+        XCTAssertTrue(popular.stdout.contains("Give up a request after"), popular.stdout)
+        let search = await Home().run(["help", "search"], environment: ["COLUMNS": "300"])
+        XCTAssertFalse(search.stdout.contains("reaches rank 1,099") || search.stdout.contains("start 1000, size 100"), "--page/--size cannot reach rank 1,099: the claim is gone")
+        XCTAssertTrue(search.stdout.contains("Pages reach result 1,000 at most"), search.stdout)
+    }
+
+    func testTopLevelOptionDidYouMean() async {
+        let run = await Home().run(["--verison"])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertEqual(run.stderr, "shopy: unknown option '--verison'\nhint: did you mean '--version'?\n")
+    }
+
+    func testABaseURLWithAnImpossiblePortIsRejected() {
+        for base in ["http://127.0.0.1:99999", "http://127.0.0.1:0"] {
+            XCTAssertThrowsError(try RequestBuilder.base(from: ["SHOPY_API_BASE": base]), base)
+        }
+        XCTAssertNoThrow(try RequestBuilder.base(from: ["SHOPY_API_BASE": "http://127.0.0.1:65535"]))
+    }
 }

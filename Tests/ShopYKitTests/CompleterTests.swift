@@ -82,4 +82,16 @@ final class CompleterTests: XCTestCase {
         run = await Shell.run(["__complete", "fish", "--", "con"])
         XCTAssertTrue(run.stdout.hasPrefix("config\t"), run.stdout)
     }
+
+    /// `shopy completions tcsh` said "invalid --shell 'tcsh'": there is no --shell option.
+    func testUnknownShellIsNotAnOption() async {
+        let run = await Shell.run(["completions", "tcsh"])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.first, "shopy: unknown shell 'tcsh'; shopy has scripts for bash, zsh, fish")
+        XCTAssertFalse(run.stderr.contains("--shell"), run.stderr)
+        let upper = await Shell.run(["completions", "ZSH"])
+        XCTAssertEqual(upper.code, 0, upper.stderr)
+        XCTAssertTrue(upper.stdout.hasPrefix("#compdef shopy"))
+    }
 }

@@ -158,4 +158,34 @@ final class HostileInputTests: XCTestCase {
             }
         }
     }
+
+    /// A huge value (100,000 digits in SHOPY_SIZE, a 100,000-letter option) was echoed whole:
+    /// a 100 KB "one line". Quoted values are cut to a screen's part, cleaned.
+    func testHugeValuesAreQuotedCutInErrors() async {
+        let huge = String(repeating: "9", count: 100_000)
+        let cases: [([String], [String: String])] = [
+            (["search", "x"], ["SHOPY_SIZE": huge]),
+            (["search", "x", "--size", huge], [:]),
+            (["search", "x", "--sort", huge], [:]),
+            (["search", "x", "--timeout", huge], [:]),
+            (["search", "x", "--" + String(repeating: "z", count: 100_000)], [:]),
+            ([String(repeating: "z", count: 100_000)], [:]),
+            (["config", "set", "size", huge], [:]),
+            (["config", "get", huge], [:]),
+            (["help", huge], [:]),
+            (["config", huge], [:]),
+        ]
+        for (arguments, environment) in cases {
+            let run = await Shell.run(arguments, environment: environment)
+            let shown = arguments.map { String($0.prefix(12)) }
+            XCTAssertEqual(run.code, 64, "\(shown): \(run.stderr.prefix(200))")
+            XCTAssertEqual(run.stdout, "", "\(shown)")
+            XCTAssertTrue((1...2).contains(run.stderrLines.count), "\(shown)")
+            for line in run.stderrLines { XCTAssertLessThan(line.count, 400, "\(shown): \(line.prefix(200))") }
+            XCTAssertTrue(run.stderr.contains("…"), "\(shown): the cut is marked")
+        }
+        // A hostile short value is still cleaned.
+        let run = await Shell.run(["search", "x", "--sort", "\u{1B}]0;pwn\u{07}"])
+        XCTAssertFalse(run.stderr.contains("\u{1B}") || run.stderr.contains("\u{07}"), run.stderr)
+    }
 }

@@ -35,4 +35,11 @@ final class LibCurlUnavailableMessageTests: XCTestCase {
         let failure: DataLabError = TransportError.unavailable(library: "libcurl.so.4", reason: "undefined symbol: x").mapped(host: "openapi.naver.com", port: 443, timeout: 10)
         XCTAssertEqual(failure.message, "networking needs libcurl, and libcurl.so.4 cannot be used (undefined symbol: x); install a current libcurl4 package")
     }
+
+    func testDNSFailureHasAHint() {
+        let error = SourceError.unreachable(host: "api.example.invalid", reason: .dns)
+        XCTAssertTrue(error.hint?.contains("DNS") ?? false)
+        XCTAssertTrue(error.hint?.contains("SHOPY_API_BASE") ?? false)
+        XCTAssertNil(SourceError.unreachable(host: "x", reason: .noAnswer).hint)
+    }
 }

@@ -62,6 +62,17 @@ final class LikeTargetTests: XCTestCase {
         XCTAssertEqual(code, 0, io.stderr.text)
         XCTAssertTrue(io.stdout.text.contains("\"sort\": \"change\""), io.stdout.text)
     }
+
+    func testRowErrorListsTheRows() async throws {
+        let home = Home()
+        let store = SettingsStore(directory: home.path)
+        try store.update([.state]) { settings in
+            settings.lastListing = LastListing(command: "rank x", savedAt: "", rows: ["4", "16"].map { LastListing.Row(row: $0, product: Product(productId: "1234567\($0)", title: "t")) })
+        }
+        let run = await home.run(["like", "5"])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertTrue(run.stderr.contains("its rows are 4, 16"), run.stderr)
+    }
 }
 
 /// A negative price is damage wherever a like comes from: an import, or a likes.json edited by hand.

@@ -91,4 +91,26 @@ final class LikesFileBoundsTests: XCTestCase {
         let device = await home.run(["likes", "export", "/dev/null"])
         XCTAssertEqual(device.code, 0, device.stderr)
     }
+
+    func testLikesExportRefusesToReplaceAFileWithoutForce() async throws {
+        let home = Home()
+        _ = await home.run(["search", "방충망", "--size", "2"])
+        _ = await home.run(["like", "1"])
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let file = home.path + "/backup.json"
+        try "precious".write(toFile: file, atomically: true, encoding: .utf8)
+        var run = await home.run(["likes", "export", file])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertTrue(run.stderr.contains("exists; nothing was written"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("--force"), run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "precious")
+        run = await home.run(["likes", "export", file, "--force"])
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"likes\""))
+        // An empty file holds nothing to lose.
+        let empty = home.path + "/empty.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        run = await home.run(["likes", "export", empty])
+        XCTAssertEqual(run.code, 0, run.stderr)
+    }
 }

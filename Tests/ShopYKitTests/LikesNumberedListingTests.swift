@@ -159,4 +159,18 @@ final class LikesNumberedListingTests: XCTestCase {
         XCTAssertEqual(unlike.code, 0, unlike.stderr)
         XCTAssertTrue(unlike.stderr.contains("90000000001"), "row 1,999 of the newest-first listing is the second like: \(unlike.stderr)")
     }
+
+    func testLikesTableNumbersItsRowsLikeEveryListing() async throws {
+        let home = Home()
+        _ = await home.run(["search", "방충망", "--size", "3"])
+        _ = await home.run(["like", "1", "3"])
+        let run = await home.run(["likes", "--format", "table"], environment: ["COLUMNS": "100"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first?.split(separator: " ").prefix(2), ["#", "ID"], "a # column, then the id: \(lines)")
+        for (row, line) in lines.dropFirst().dropLast().enumerated() {
+            XCTAssertTrue(line.hasPrefix("\(row + 1) "), "row \(row + 1) is numbered: \(line)")
+        }
+        XCTAssertTrue(lines.last?.contains("ROW") ?? false, lines.last ?? "")
+        XCTAssertEqual(Render.table([ListedItem(rank: 1, product: Product(productId: "1", title: "t"))], columns: 40, color: false, showRank: false)[0].hasPrefix("PRICE"), true)
+    }
 }

@@ -269,4 +269,13 @@ extension NetworkTests {
             XCTAssertTrue(run.stdout.contains(fragment), fragment)
         }
     }
+
+    func testStatusWithoutAProbeSaysPathOK() async throws {
+        let run = await Home().run(["status", "--no-probe"])
+        XCTAssertFalse(run.stdout.hasPrefix("online"), "without a probe, online is not known: \(run.stdout)")
+        XCTAssertTrue(run.stdout.hasPrefix("path ok") || run.stdout.hasPrefix("offline"), run.stdout)
+        XCTAssertEqual(run.code, run.stdout.hasPrefix("path ok") ? 0 : 69)
+        let help = await Home().run(["help", "status"], environment: ["COLUMNS": "300"])
+        XCTAssertTrue(help.stdout.contains("Exit status 0 when online or path ok"), help.stdout)
+    }
 }

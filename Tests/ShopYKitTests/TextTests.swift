@@ -212,6 +212,15 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(TitleCleaner.clean("<b>방충망</b> 미세먼지 롤 창문 모기장"), "방충망 미세먼지 롤 창문 모기장")
     }
 
+    func testRowListsSayWhatExists() {
+        XCTAssertEqual(RowList.describe([]), "it has no rows")
+        XCTAssertEqual(RowList.describe(["21"]), "its only row is 21")
+        XCTAssertEqual(RowList.describe((21...40).map(String.init)), "its rows are 21–40")
+        XCTAssertEqual(RowList.describe(["4", "9", "16"]), "its rows are 4, 9, 16")
+        XCTAssertEqual(RowList.describe(["4", "5", "16"]), "its rows are 4, 5, 16")
+        XCTAssertEqual(RowList.describe(["1.1", "1.2", "1.3", "2.1", "2.2", "2.3"]), "its rows are 1.1–1.3, 2.1–2.3")
+        XCTAssertEqual(RowList.describe((1...20).map { String($0 * 2) }, limit: 3), "its rows are 2, 4, 6, …")
+    }
 }
 
 /// Deterministic xorshift64 so that randomized tests fail the same way every run.

@@ -142,4 +142,18 @@ extension WireTests {
         XCTAssertEqual(response.total, 1532)
         XCTAssertEqual(transport.requestCount, 3)
     }
+
+    func testARedirectIsReportedNotFollowed() async {
+        let error = await searchError(StubTransport(status: 302, body: [], headers: ["location": "http://elsewhere.test/steal"]), retries: 1)
+        XCTAssertEqual(error, .redirected(status: 302, location: "http://elsewhere.test/steal"))
+        XCTAssertEqual(ExitCode(for: error!), .failure)
+        XCTAssertTrue(error!.message.contains("does not follow redirects"))
+    }
+
+    func testAnotherThrottleCodeIsNamedAsSent() async {
+        let body = Array(#"{"errorMessage":"slow down","errorCode":"999"}"#.utf8)
+        let error = await searchError(StubTransport(status: 429, body: body), retries: 1)
+        XCTAssertTrue(error?.message.contains("429 999: slow down") ?? false, error?.message ?? "")
+        XCTAssertEqual(ExitCode(for: error!), .temporary)
+    }
 }
