@@ -35,12 +35,21 @@ let package = Package(
         .executableTarget(name: "shopy-emulator", dependencies: ["ShopYEmulator"]),
         .executableTarget(name: "shopy-bench", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYTestSupport"],
                           path: "Benchmarks/shopy-bench"),
-        // What the tests and shopy-bench share, on Foundation alone (no XCTest): the loopback
-        // listener, the scripted HTTP server on it, running a process with both pipes drained,
-        // and the repository's root.
-        .target(name: "ShopYTestSupport", path: "Tests/ShopYTestSupport"),
+        // What the tests and shopy-bench share, on Foundation and ShopYBase alone (no XCTest): the
+        // loopback listener, the scripted HTTP server on it, a raw HTTP exchange, running a
+        // process with both pipes drained, a seeded generator, and the repository's root.
+        .target(name: "ShopYTestSupport", dependencies: ["ShopYBase"], path: "Tests/ShopYTestSupport"),
+        // The tests, one target per module, folders mirroring Sources/<Target>/ (docs/architecture.md, Tests).
+        .testTarget(name: "ShopYBaseTests", dependencies: ["ShopYBase", "ShopYTestSupport"]),
         .testTarget(name: "ShopYCatalogTests", dependencies: ["ShopYBase", "ShopYCatalog"]),
-        .testTarget(name: "ShopYKitTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator"], exclude: ["Golden"]),
+        // ShopYCLI for ExitCode(for:) alone: errors become exit codes in one place, the CLI's.
+        .testTarget(name: "ShopYCoreTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYTestSupport"],
+                    exclude: ["Pictures/Golden"]),
+        // The command line's tests run commands in process against the emulator's server, too.
+        .testTarget(name: "ShopYCLITests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator", "ShopYTestSupport"],
+                    exclude: ["Golden"]),
+        .testTarget(name: "ShopYEmulatorTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYEmulator", "ShopYTestSupport"]),
+        // The built binaries, spawned as a user runs them.
         .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI",
                                                   "ShopYTestSupport"]),
     ]

@@ -13,4 +13,10 @@ final class CatalogCategoryCountTests: XCTestCase {
         XCTAssertEqual(counts.first { $0.name == "other" }?.count, 2)
         XCTAssertFalse(NoResultsHelp.lines(for: catalog)[0].contains(":  "), NoResultsHelp.lines(for: catalog)[0])
     }
+
+    func testCategoryCounts() {
+        let counts = Catalog.embedded.categoryCounts()
+        XCTAssertEqual(counts.prefix(3).map { "\($0.name) \($0.count)" }, ["생활용품 153", "반려동물 100", "노트북 20"])
+        XCTAssertEqual(counts.reduce(0) { $0 + $1.count }, Catalog.embedded.items.count)
+    }
 }

@@ -9,7 +9,7 @@ import ShopYBase
 /// HMAC-SHA256 (RFC 2104 with SHA-256), from the system's crypto library, never hand-written:
 /// libcrypto (OpenSSL 1.1 or 3) opened with dlopen at the first signature on Linux, as libcurl
 /// is; CommonCrypto on Apple platforms. Checked against RFC 4231's test vectors
-/// (`Tests/ShopYKitTests/HMACSHA256Tests.swift`).
+/// (`Tests/ShopYCoreTests/Crypto/HMACSHA256Tests.swift`).
 public enum HMACSHA256 {
     /// Why no signature can be made: the library that was tried and the loader's words.
     public struct Unavailable: Error, Equatable, Sendable {

@@ -1,0 +1,51 @@
+// Prices as the likes commands read and show them (Sources/ShopYCLI/Prices, Commands/LikesCommand.swift,
+// LikesAlertCommands.swift): `--exec`'s argv, the change against the liked price, prices in an
+// export, alert values as people type them. The price history itself: ShopYCoreTests/Prices.
+
+import Foundation
+import XCTest
+@testable import ShopYCore
+@testable import ShopYCLI
+@testable import ShopYBase
+
+final class LikesPricesTests: XCTestCase {
+    func testExecCommandsAreSplitWithoutAShell() throws {
+        XCTAssertEqual(try LikeSelection.argv("mail -s 'price drop' me@example.com"), ["mail", "-s", "price drop", "me@example.com"])
+        XCTAssertEqual(try LikeSelection.argv(#"tee "a b.json" c\ d $HOME ;rm"#), ["tee", "a b.json", "c d", "$HOME", ";rm"])
+        XCTAssertThrowsError(try LikeSelection.argv("tee 'open"))
+        XCTAssertThrowsError(try LikeSelection.argv("   "))
+    }
+
+    func testChangeTextAndFraction() {
+        XCTAssertEqual(PriceView.changeText(price: 8_800, liked: 10_000), "▼ 12%")
+        XCTAssertEqual(PriceView.changeText(price: 10_300, liked: 10_000), "▲ 3%")
+        XCTAssertEqual(PriceView.changeText(price: 10_000, liked: 10_000), "= 0%")
+        XCTAssertEqual(PriceView.changeText(price: nil, liked: 10_000), "")
+        XCTAssertEqual(PriceView.change(price: 8_800, liked: 10_000)!, -0.12, accuracy: 1e-9)
+        XCTAssertNil(PriceView.change(price: 1, liked: 0))
+    }
+
+    func testExportCarriesPricesAndImportReadsThemOrTheirAbsence() throws {
+        var book = PriceBook()
+        var record = PriceRecord()
+        record.record(PricePoint(at: "2026-12-01T01:00:00Z", price: 900))
+        book["123456789"] = record
+        var likes = LikeCollection()
+        likes.add(Like(product: Product(productId: "123456789", title: "t", price: 1_000), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1_000))
+        let export = LikesFile.export(likes, at: "2026-12-01T03:00:00Z", prices: book)
+        XCTAssertEqual(try PriceExport.parse(export, path: "x"), book)
+        XCTAssertEqual(try LikesFile.parse(export, path: "x").count, 1)
+        let old = LikesFile.export(likes, at: "2026-12-01T03:00:00Z")
+        XCTAssertNil(try PriceExport.parse(old, path: "x"), "an older export has no prices")
+        XCTAssertNil(try PriceExport.parse(Array("[]".utf8), path: "x"))
+        let damaged = Array(String(decoding: export, as: UTF8.self).replacingOccurrences(of: "\"price\":900", with: "\"price\":\"x\"").utf8)
+        XCTAssertThrowsError(try PriceExport.parse(damaged, path: "x"))
+    }
+
+    func testAlertValuesAreReadAsPeopleTypeThem() {
+        XCTAssertEqual(LikesAlertCommand.digits("12,000원"), "12000")
+        XCTAssertEqual(LikesAlertCommand.digits(" 12000 "), "12000")
+        XCTAssertEqual(LikesAlertCommand.digits("10%", percent: true), "10")
+        XCTAssertEqual(LikesAlertCommand.digits("1e4"), "1e4", "left for the integer check to refuse")
+    }
+}
