@@ -18,10 +18,12 @@ package final class ScanPacer: Sendable {
     /// Waits when the network path is down (up to the timeout); then the request queues again.
     private let holdForPath: (@Sendable () async -> Bool)?
 
-    /// - Parameter holdForPath: returns true when it held the request (the path was down), so
-    ///   that it queues at the limiter again.
-    package init(perSecond rate: Double, holdForPath: (@Sendable () async -> Bool)? = nil) {
-        self.limiter = RateLimiter(perSecond: rate)
+    /// - Parameters:
+    ///   - clock: what the limiter's turns are timed by (the context's).
+    ///   - holdForPath: returns true when it held the request (the path was down), so that it
+    ///     queues at the limiter again.
+    package init(perSecond rate: Double, clock: any TimerClock = SystemClock(), holdForPath: (@Sendable () async -> Bool)? = nil) {
+        self.limiter = RateLimiter(perSecond: rate, clock: clock)
         self.holdForPath = holdForPath
     }
 
