@@ -30,6 +30,9 @@ package final class ScanPacer: Sendable {
     /// Requests that went to the server.
     package var sent: Int { counter.count }
 
+    /// Pages waiting for the first answer's total (for tests, which hold them there).
+    var waitingForTotal: Int { gate.waiting }
+
     /// The total an answer reported: pages starting past it are not sent (totals only shrink).
     package func learn(total: Int) { gate.lower(to: total) }
 
@@ -101,6 +104,8 @@ package final class ScanPacer: Sendable {
         }
 
         func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= (total ?? .max) } }
+
+        var waiting: Int { lock.withLock { waiters.count } }
 
         /// Returns once an answer has told the total, or when the task is cancelled: true when
         /// it had to wait (the total was not known yet).
