@@ -15,12 +15,20 @@ final class CatalogIndexDamageTests: StoreDirectoryTestCase {
         return local
     }
 
-    func search(_ local: LocalCatalog) {
-        guard let part = try? local.part() else { return }
+    /// Searches the damaged catalog: it opens (its items are there; the index is used, or built
+    /// again when it does not fit them), and every answer holds only the catalog's own items, no
+    /// more than there are.
+    func search(_ local: LocalCatalog, file: StaticString = #filePath, line: UInt = #line) throws {
+        let part = try XCTUnwrap(try local.part(), "the catalog opens: its items are there", file: file, line: line)
         let catalog = Catalog(parts: [part])
+        let ids = Set((1...60).map { String(91_000_000_000 + $0) })
         for query in ["고양이", "고양이 장난감", "cat toy", "깃털 1", "9"] {
             for sort in [SortOrder.sim, .date, .asc] {
-                _ = catalog.search(SearchRequest(query: query, sort: sort, start: 1, display: 100))
+                let page = catalog.search(SearchRequest(query: query, sort: sort, start: 1, display: 100))
+                XCTAssertLessThanOrEqual(page.total, 60, "\(query) \(sort): more matches than items", file: file, line: line)
+                XCTAssertLessThanOrEqual(page.items.count, page.total, "\(query) \(sort)", file: file, line: line)
+                let strangers = page.items.map(\.productId).filter { !ids.contains($0) }
+                XCTAssertEqual(strangers, [], "\(query) \(sort): items not in the catalog", file: file, line: line)
             }
         }
     }
@@ -35,7 +43,7 @@ final class CatalogIndexDamageTests: StoreDirectoryTestCase {
             var bytes = Array(good)
             for i in 0..<count { withUnsafeBytes(of: fill(i).littleEndian) { bytes.replaceSubrange((postings + i * 4)..<(postings + i * 4 + 4), with: $0) } }
             XCTAssertTrue(FileManager.default.createFile(atPath: local.indexPath, contents: Data(bytes)))
-            search(local)
+            try search(local)
         }
     }
 
@@ -50,7 +58,7 @@ final class CatalogIndexDamageTests: StoreDirectoryTestCase {
                 bytes[CatalogIndexFormat.headerSize + next() % (bytes.count - CatalogIndexFormat.headerSize)] = [0, 0xFF, UInt8(next() & 0xFF)][next() % 3]
             }
             XCTAssertTrue(FileManager.default.createFile(atPath: local.indexPath, contents: Data(bytes)))
-            search(local)
+            try search(local)
         }
     }
 }
