@@ -76,25 +76,19 @@ final class TLSFailureTests: XCTestCase {
 
     /// An `openssl s_server -www` with `certificate`; its https:// base once it listens.
     func serve(_ certificate: String, key: String) throws -> String {
-        let log = "\(directory)/\(certificate).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.openssl)
         server.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(directory)/\(certificate).pem", "-key", "\(directory)/\(key).key", "-www"]
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let output = Pipe()
+        server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
         servers.append(server)
         // It names its port once it listens.
-        for _ in 0..<500 {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }), let port = line.split(separator: ":").last {
-                return "https://127.0.0.1:\(port)"
-            }
-            guard server.isRunning else { break }
-            usleep(10_000)
+        guard let line = firstLine(of: output, where: { $0.hasPrefix("ACCEPT ") }), let port = line.split(separator: ":").last else {
+            throw XCTSkip("openssl s_server did not start here")
         }
-        throw XCTSkip("openssl s_server did not start here")
+        return "https://127.0.0.1:\(port)"
     }
 
     func search(_ base: String, _ extra: [String: String] = [:]) throws -> RunResult {
@@ -147,8 +141,6 @@ final class TLSFailureTests: XCTestCase {
         guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw XCTSkip("needs python3 for a plain server that answers a ClientHello")
         }
-        let log = directory + "/plain.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: python)
         server.arguments = ["-c", """
@@ -159,14 +151,12 @@ final class TLSFailureTests: XCTestCase {
                 c, _ = s.accept(); c.recv(4096)
                 c.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"); c.close()
             """]
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let output = Pipe()
+        server.standardOutput = output
         try server.run()
         servers.append(server)
-        var port = ""
-        for _ in 0..<500 where port.isEmpty {
-            port = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            if port.isEmpty { usleep(10_000) }
-        }
+        // It prints its port once it listens.
+        let port = try XCTUnwrap(firstLine(of: output, where: { Int($0) != nil }), "the plain server did not start")
         let result = try search("https://127.0.0.1:\(port)")
         assertErrorReport(result, status: 69, contains: ["the server does not speak TLS there", "hint: if the server speaks plain HTTP, write http:// in SHOPY_API_BASE"])
     }

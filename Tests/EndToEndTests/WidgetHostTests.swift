@@ -76,12 +76,7 @@ final class WidgetHostTests: XCTestCase {
     }
 
     func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
+        eventually(within: seconds, condition)
     }
 
     // MARK: - i3blocks

@@ -17,32 +17,65 @@ enum LiveFixtures {
     }
 }
 
-/// A fake source for the merge: a fixed page, or an error, after an optional delay.
+/// A fake source for the merge: a fixed page, or an error; with a `meeting`, it answers only
+/// once every source of the meeting is being asked.
 struct FixedSource: ProductSource {
     var kind: SourceKind
     var outcome: Result<[Product], SourceError>
     var total: Int? = nil
-    var delay: Duration = .zero
-    var inFlight: InFlight? = nil
+    var meeting: Meeting? = nil
 
     func search(_ request: SearchRequest) async throws -> SearchPage {
-        inFlight?.enter()
-        defer { inFlight?.leave() }
-        if delay > .zero { try await Task.sleep(for: delay) }
+        await meeting?.arrive()
         let items = try outcome.get()
         return SearchPage(query: request.query, sort: request.sort, source: kind, total: total ?? items.count, start: request.start,
                           display: items.count, items: items)
     }
 }
 
-/// How many searches ran at once, at most.
-final class InFlight: @unchecked Sendable {
+/// Holds each arrival until `count` have arrived, then lets them all go: searches asked one
+/// after another never all arrive. Rather than hang, it lets them go after `patience` seconds
+/// of real time, and `met` stays false.
+final class Meeting: @unchecked Sendable {
     private let lock = NSLock()
-    private var now = 0
-    private(set) var most = 0
+    private let count: Int
+    private let patience: Double
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var arrived = 0
+    private var together = false
 
-    func enter() { lock.withLock { now += 1; most = max(most, now) } }
-    func leave() { lock.withLock { now -= 1 } }
+    init(of count: Int, patience: Double = 20) {
+        self.count = count
+        self.patience = patience
+    }
+
+    /// Whether all `count` were waiting at once.
+    var met: Bool { lock.withLock { together } }
+
+    func arrive() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (released, first): ([CheckedContinuation<Void, Never>], Bool) = lock.withLock {
+                arrived += 1
+                waiting.append(continuation)
+                guard arrived == count else { return ([], arrived == 1) }
+                together = true
+                defer { waiting = [] }
+                return (waiting, false)
+            }
+            for waiter in released { waiter.resume() }
+            if first { giveUpLater() }
+        }
+    }
+
+    private func giveUpLater() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + patience) { [self] in
+            let left: [CheckedContinuation<Void, Never>] = lock.withLock {
+                defer { waiting = [] }
+                return waiting
+            }
+            for waiter in left { waiter.resume() }
+        }
+    }
 }
 
 extension XCTestCase {
