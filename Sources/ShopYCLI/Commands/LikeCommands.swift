@@ -16,7 +16,7 @@ extension LikeTarget {
         }
         // Longer than any productId: it names nothing, and it is not echoed whole (100 KB of it).
         guard trimmed.utf8.count <= ProductID.maxLength else {
-            throw UsageError("'\(Echo.value(text))' is \(forceID ? "not a productId" : "neither a row number nor a productId") (a productId is 1 to \(ProductID.maxLength) digits)")
+            throw UsageError("'\(Echo.value(text))' is \(forceID ? "not a productId" : "neither a row number nor a productId") (a productId is \(ProductID.described))")
         }
         return .id(trimmed)
     }

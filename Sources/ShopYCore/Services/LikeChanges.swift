@@ -33,7 +33,7 @@ public enum LikeChanges {
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 if ProductID.usable(target.text) == nil {
-                    throw SelectionError("'\(Sanitizer.clean(target.text))' is not a productId (a productId is 1 to \(ProductID.maxLength) digits); nothing was liked")
+                    throw SelectionError("'\(Sanitizer.clean(target.text))' is not a productId (a productId is \(ProductID.described)); nothing was liked")
                 }
                 throw SelectionError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
                                      hint: "search for it first, then like its row")
