@@ -74,7 +74,8 @@ final class DoctorCoupangFileTests: StoreDirectoryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: ledgerPath))
         let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("coupang.damaged-") }
         XCTAssertEqual(aside.count, 1)
-        XCTAssertTrue(repaired.stdout.contains("moved aside to \(directory)/\(aside[0]); starting fresh: its request counts of the last hour went with it, so wait an hour before asking Coupang"),
+        let moved = try XCTUnwrap(aside.first)
+        XCTAssertTrue(repaired.stdout.contains("moved aside to \(directory)/\(moved); starting fresh: its request counts of the last hour went with it, so wait an hour before asking Coupang"),
                       repaired.stdout)
         let after = await doctor(at: t0)
         XCTAssertEqual(line(after), "  coupang.json      not created yet")
