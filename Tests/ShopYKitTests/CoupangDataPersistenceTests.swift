@@ -35,3 +35,25 @@ final class CoupangDataPersistenceTests: XCTestCase {
         XCTAssertFalse(export.stdout.contains("\"prices\""), "no price history")
     }
 }
+
+final class CoupangPriceHistoryImportTests: StoreDirectoryTestCase {
+    /// An export that holds a price history for a Coupang like (hand-made, or from another tool):
+    /// the import keeps the like and its alert, not the history.
+    func testImportTakesNoPriceHistoryOfACoupangLike() async throws {
+        let export = #"""
+        {"schema":1,"exportedAt":"2026-12-01T00:00:00Z","likes":[
+        {"productId":"coupang:27664441","title":"롤화장지","price":15600,"likedAt":"2026-12-01T00:00:00Z","likedPrice":15600},
+        {"productId":"11st:6543210987","title":"방충망","price":9900,"likedAt":"2026-12-01T00:00:00Z","likedPrice":9900}],
+        "prices":{"coupang:27664441":{"points":[{"at":"2026-12-01T01:00:00Z","price":14000}],"refreshedAt":"2026-12-01T01:00:00Z","alert":{"below":13000}},
+        "11st:6543210987":{"points":[{"at":"2026-12-01T01:00:00Z","price":9000}],"refreshedAt":"2026-12-01T01:00:00Z"}}}
+        """#
+        let io = IO.capture(environment: ["SHOPY_HOME": directory], stdin: Array(export.utf8))
+        let code = await ShopY.main(["likes", "import", "-"], io: io, transport: NoNetworkTransport())
+        XCTAssertEqual(code, 0, io.stderr.text)
+        let book = try SettingsStore(directory: directory).read { $0.prices }
+        XCTAssertEqual(book["coupang:27664441"]?.points, [], "no history for a Coupang like")
+        XCTAssertNil(book["coupang:27664441"]?.refreshedAt)
+        XCTAssertNotNil(book["coupang:27664441"]?.alert, "the alert is the user's rule")
+        XCTAssertEqual(book["11st:6543210987"]?.points.map(\.price), [9000], "other sources' histories are imported")
+    }
+}
