@@ -250,7 +250,8 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
         let report = try json(try ok(["doctor", "--json"]))
         XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
-                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing"],
+                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing",
+                        "coupang.json missing"],
                        "no search was made, no like refreshed")
         // After doctor: 'shopy likes' saves its rows in state.json.
         XCTAssertEqual(Set(try likedIDs()), Set(ids))
