@@ -23,6 +23,8 @@ public enum PictureFailure: Error, Equatable, Sendable {
     case drawing(String)
     /// Pictures are turned off (`--images off`), or stdout is no terminal.
     case off(String)
+    /// The picture is no longer wanted (browse left it): its fetch was aborted or its decode dropped.
+    case cancelled
 
     /// One line for `--verbose` (no URL: the caller names it).
     public var reason: String {
@@ -42,6 +44,7 @@ public enum PictureFailure: Error, Equatable, Sendable {
         case .corrupt(let format, let detail): return "the \(format.name) does not decode: \(Sanitizer.clean(detail))"
         case .drawing(let words): return "libchafa could not draw it: \(Sanitizer.clean(words))"
         case .off(let why): return why
+        case .cancelled: return "the picture is no longer shown"
         }
     }
 
