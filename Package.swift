@@ -39,16 +39,22 @@ let package = Package(
         // loopback listener, the scripted HTTP server on it, a raw HTTP exchange, running a
         // process with both pipes drained, a seeded generator, and the repository's root.
         .target(name: "ShopYTestSupport", dependencies: ["ShopYBase"], path: "Tests/ShopYTestSupport"),
+        // What the tests of the core and of its users share that needs the core's types (no
+        // XCTest either): the test clock, a fixed product source.
+        .target(name: "ShopYCoreTestSupport", dependencies: ["ShopYCore", "ShopYTestSupport"], path: "Tests/ShopYCoreTestSupport"),
         // The tests, one target per module, folders mirroring Sources/<Target>/ (docs/architecture.md, Tests).
         .testTarget(name: "ShopYBaseTests", dependencies: ["ShopYBase", "ShopYTestSupport"]),
         .testTarget(name: "ShopYCatalogTests", dependencies: ["ShopYBase", "ShopYCatalog"]),
         // ShopYCLI for ExitCode(for:) alone: errors become exit codes in one place, the CLI's.
-        .testTarget(name: "ShopYCoreTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYTestSupport"],
+        .testTarget(name: "ShopYCoreTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYTestSupport",
+                                                     "ShopYCoreTestSupport"],
                     exclude: ["Pictures/Golden"]),
         // The command line's tests run commands in process against the emulator's server, too.
-        .testTarget(name: "ShopYCLITests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator", "ShopYTestSupport"],
+        .testTarget(name: "ShopYCLITests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI", "ShopYEmulator", "ShopYTestSupport",
+                                                    "ShopYCoreTestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "ShopYEmulatorTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYEmulator", "ShopYTestSupport"]),
+        .testTarget(name: "ShopYEmulatorTests", dependencies: ["ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYEmulator", "ShopYTestSupport",
+                                                         "ShopYCoreTestSupport"]),
         // The built binaries, spawned as a user runs them.
         .testTarget(name: "EndToEndTests", dependencies: ["shopy", "shopy-emulator", "ShopYBase", "ShopYCatalog", "ShopYCore", "ShopYCLI",
                                                   "ShopYTestSupport"]),

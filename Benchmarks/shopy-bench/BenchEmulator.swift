@@ -14,7 +14,7 @@ final class Emulator {
         let pipe = Pipe()
         process.standardOutput = pipe
         try! process.run()
-        base = ChildProcess.firstLine(of: pipe.fileHandleForReading).split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
+        base = (ChildProcess.firstLine(of: pipe) ?? "").split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The environment of a `shopy` that talks to this emulator with the bench's keys, its store

@@ -222,6 +222,7 @@ case "rank":
     rankScan(runs: min(runs, 9))
 case "trends": trendsKeywords(runs: min(runs, 9))
 case "transport": transportBench(runs: runs)
+case "deadlines": deadlineBench(runs: runs)
 case "browse": browseBench(runs: runs)
 case "widget": widgetBench(runs: runs)
 case "refresh": refreshBench(runs: min(runs, 3))
@@ -241,6 +242,6 @@ case "all":
     jsonBench()
     pricesBench(runs: min(runs, 7))
 default:
-    print("usage: shopy-bench [search|likes|rank|transport|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N] [--sizes N,…]")
+    print("usage: shopy-bench [search|likes|rank|transport|deadlines|trends|browse|widget|refresh|catalog|json|prices|pictures|sources|all] [--runs N] [--sizes N,…]")
     exit(64)
 }

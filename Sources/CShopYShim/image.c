@@ -181,13 +181,6 @@ int cshopy_image_load(cshopy_image_library library, const char *path, char *erro
     return 0;
 }
 
-void cshopy_image_free(cshopy_image *image) {
-    if (image && image->pixels) {
-        free(image->pixels);
-        image->pixels = NULL;
-    }
-}
-
 /// width × height × 4 bytes, or 0 when it overflows or a side is not positive.
 static size_t rgba_size(int width, int height) {
     if (width <= 0 || height <= 0) return 0;
@@ -196,62 +189,39 @@ static size_t rgba_size(int width, int height) {
     return w * h * 4;
 }
 
-static int allocate(cshopy_image *out, int width, int height, char *error, size_t error_size) {
-    size_t size = rgba_size(width, height);
-    out->pixels = size ? calloc(size, 1) : NULL;
-    if (!out->pixels) {
-        snprintf(error, error_size, "no memory for %d×%d pixels", width, height);
-        return -1;
-    }
-    out->width = width;
-    out->height = height;
-    return 0;
-}
-
 // MARK: - JPEG
 
-int cshopy_decode_jpeg(const uint8_t *data, size_t size, int max_width, int max_height,
-                       int want_width, int want_height, cshopy_image *out, char *error, size_t error_size) {
-    memset(out, 0, sizeof *out);
+int cshopy_decode_jpeg(const uint8_t *data, size_t size, int width, int height, int scale,
+                       uint8_t *pixels, char *error, size_t error_size) {
+    if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+        snprintf(error, error_size, "no 1/%d scale", scale);
+        return -1;
+    }
     void *tj = p_tj_init_decompress();
     if (!tj) {
         snprintf(error, error_size, "libturbojpeg could not start a decoder");
         return -1;
     }
-    int width = 0, height = 0, subsampling = 0, colorspace = 0;
-    if (p_tj_decompress_header3(tj, data, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0) {
+    int found_width = 0, found_height = 0, subsampling = 0, colorspace = 0;
+    if (p_tj_decompress_header3(tj, data, (unsigned long)size, &found_width, &found_height, &subsampling, &colorspace) != 0) {
         snprintf(error, error_size, "%s", p_tj_error_str2(tj));
         p_tj_destroy(tj);
         return -1;
     }
-    if (width <= 0 || height <= 0 || width > max_width || height > max_height) {
-        snprintf(error, error_size, "%d×%d pixels", width, height);
+    if (found_width != width || found_height != height) {
+        snprintf(error, error_size, "%d×%d pixels", found_width, found_height);
         p_tj_destroy(tj);
         return -2;
     }
-    // The smallest of 1/8, 1/4, 1/2 that still covers what is wanted, else full size.
-    int scaled_width = width, scaled_height = height;
-    if (want_width > 0 && want_height > 0) {
-        for (int denom = 8; denom >= 2; denom /= 2) {
-            int w = (width + denom - 1) / denom, h = (height + denom - 1) / denom;
-            if (w >= want_width && h >= want_height) {
-                scaled_width = w;
-                scaled_height = h;
-                break;
-            }
-        }
-    }
-    if (allocate(out, scaled_width, scaled_height, error, error_size) != 0) {
-        p_tj_destroy(tj);
-        return -1;
-    }
+    // TurboJPEG picks the largest of its scaling factors that fits the size asked for: asked
+    // for ceil(side / scale), that is 1/scale (a larger factor gives a larger size).
+    int scaled_width = (width + scale - 1) / scale, scaled_height = (height + scale - 1) / scale;
     // STOPONWARNING: a truncated or corrupt stream is an error, not a grey lower half.
     // LIMITSCANS: a progressive JPEG of thousands of scans (a CPU bomb) is refused.
-    int status = p_tj_decompress2(tj, data, (unsigned long)size, out->pixels, scaled_width, scaled_width * 4, scaled_height,
+    int status = p_tj_decompress2(tj, data, (unsigned long)size, pixels, scaled_width, scaled_width * 4, scaled_height,
                                   TJPF_RGBA, TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS);
     if (status != 0) {
         snprintf(error, error_size, "%s", p_tj_error_str2(tj));
-        cshopy_image_free(out);
         p_tj_destroy(tj);
         return -1;
     }
@@ -261,9 +231,8 @@ int cshopy_decode_jpeg(const uint8_t *data, size_t size, int max_width, int max_
 
 // MARK: - PNG
 
-int cshopy_decode_png(const uint8_t *data, size_t size, int max_width, int max_height,
-                      cshopy_image *out, char *error, size_t error_size) {
-    memset(out, 0, sizeof *out);
+int cshopy_decode_png(const uint8_t *data, size_t size, int width, int height,
+                      uint8_t *pixels, char *error, size_t error_size) {
     png_image_abi image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -272,19 +241,14 @@ int cshopy_decode_png(const uint8_t *data, size_t size, int max_width, int max_h
         p_png_image_free(&image);
         return -1;
     }
-    if (image.width == 0 || image.height == 0 || image.width > (uint32_t)max_width || image.height > (uint32_t)max_height) {
+    if (width <= 0 || height <= 0 || image.width != (uint32_t)width || image.height != (uint32_t)height) {
         snprintf(error, error_size, "%u×%u pixels", image.width, image.height);
         p_png_image_free(&image);
         return -2;
     }
     image.format = PNG_FORMAT_RGBA;
-    if (allocate(out, (int)image.width, (int)image.height, error, error_size) != 0) {
-        p_png_image_free(&image);
-        return -1;
-    }
-    if (!p_png_finish_read(&image, NULL, out->pixels, (int32_t)(image.width * 4), NULL)) {
+    if (!p_png_finish_read(&image, NULL, pixels, (int32_t)(image.width * 4), NULL)) {
         snprintf(error, error_size, "%s", image.message);
-        cshopy_image_free(out);
         p_png_image_free(&image);
         return -1;
     }
@@ -295,23 +259,20 @@ int cshopy_decode_png(const uint8_t *data, size_t size, int max_width, int max_h
 
 // MARK: - WebP
 
-int cshopy_decode_webp(const uint8_t *data, size_t size, int max_width, int max_height,
-                       cshopy_image *out, char *error, size_t error_size) {
-    memset(out, 0, sizeof *out);
-    int width = 0, height = 0;
-    if (!p_webp_get_info(data, size, &width, &height)) {
+int cshopy_decode_webp(const uint8_t *data, size_t size, int width, int height,
+                       uint8_t *pixels, char *error, size_t error_size) {
+    int found_width = 0, found_height = 0;
+    if (!p_webp_get_info(data, size, &found_width, &found_height)) {
         snprintf(error, error_size, "not a WebP bitstream libwebp can read");
         return -1;
     }
-    if (width <= 0 || height <= 0 || width > max_width || height > max_height) {
-        snprintf(error, error_size, "%d×%d pixels", width, height);
+    if (found_width != width || found_height != height) {
+        snprintf(error, error_size, "%d×%d pixels", found_width, found_height);
         return -2;
     }
-    if (allocate(out, width, height, error, error_size) != 0) return -1;
     size_t bytes = rgba_size(width, height);
-    if (!p_webp_decode_rgba_into(data, size, out->pixels, bytes, width * 4)) {
+    if (!bytes || !p_webp_decode_rgba_into(data, size, pixels, bytes, width * 4)) {
         snprintf(error, error_size, "the WebP data is corrupt or truncated (or an animation, which libwebp's simple decoder does not read)");
-        cshopy_image_free(out);
         return -1;
     }
     return 0;
@@ -343,9 +304,8 @@ static int gif_failed(GifFileType *gif, const char *what, char *error, size_t er
     return -1;
 }
 
-int cshopy_decode_gif(const uint8_t *data, size_t size, int max_width, int max_height,
-                      cshopy_image *out, char *error, size_t error_size) {
-    memset(out, 0, sizeof *out);
+int cshopy_decode_gif(const uint8_t *data, size_t size, int width, int height,
+                      uint8_t *pixels, char *error, size_t error_size) {
     gif_reader reader = { data, size, 0 };
     int code = 0;
     GifFileType *gif = p_gif_open(&reader, gif_read, &code);
@@ -354,7 +314,7 @@ int cshopy_decode_gif(const uint8_t *data, size_t size, int max_width, int max_h
         snprintf(error, error_size, "%s", reason ? reason : "not a GIF giflib can read");
         return -1;
     }
-    if (gif->SWidth <= 0 || gif->SHeight <= 0 || gif->SWidth > max_width || gif->SHeight > max_height) {
+    if (width <= 0 || height <= 0 || gif->SWidth != width || gif->SHeight != height) {
         snprintf(error, error_size, "%d×%d pixels", gif->SWidth, gif->SHeight);
         int ignored = 0;
         p_gif_close(gif, &ignored);
@@ -401,14 +361,8 @@ int cshopy_decode_gif(const uint8_t *data, size_t size, int max_width, int max_h
         p_gif_close(gif, &ignored);
         return -1;
     }
-    if (allocate(out, gif->SWidth, gif->SHeight, error, error_size) != 0) {
-        int ignored = 0;
-        p_gif_close(gif, &ignored);
-        return -1;
-    }
     GifByteType *line = malloc((size_t)frame.Width);
     if (!line) {
-        cshopy_image_free(out);
         snprintf(error, error_size, "no memory");
         int ignored = 0;
         p_gif_close(gif, &ignored);
@@ -422,10 +376,9 @@ int cshopy_decode_gif(const uint8_t *data, size_t size, int max_width, int max_h
         for (int row = start; row < frame.Height; row += step) {
             if (p_gif_line(gif, line, frame.Width) != GIF_OK) {
                 free(line);
-                cshopy_image_free(out);
                 return gif_failed(gif, "reading the first frame", error, error_size);
             }
-            uint8_t *pixel = out->pixels + ((size_t)(frame.Top + row) * (size_t)gif->SWidth + (size_t)frame.Left) * 4;
+            uint8_t *pixel = pixels + ((size_t)(frame.Top + row) * (size_t)gif->SWidth + (size_t)frame.Left) * 4;
             for (int x = 0; x < frame.Width; x++, pixel += 4) {
                 int index = line[x];
                 if (index == transparent || index >= map->ColorCount) continue;  // stays transparent

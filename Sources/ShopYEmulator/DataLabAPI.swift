@@ -34,12 +34,16 @@ final class DataLabAPI: Sendable {
         var maxInFlight = 0
         var quotaUsed = 0
         var faultsInjected = 0
-        var arrivals: [UInt64] = []
+        var arrivals: [ContinuousClock.Instant] = []
     }
 
-    init(config: EmulatorConfig, groundTruthLimits: GroundTruthLimits = .standard) {
+    /// What the `--rate-limit` window is timed by.
+    let clock: any TimerClock
+
+    init(config: EmulatorConfig, groundTruthLimits: GroundTruthLimits = .standard, clock: any TimerClock = SystemClock()) {
         self.config = config
         self.groundTruthLimits = groundTruthLimits
+        self.clock = clock
     }
 
     /// The answer to a DataLab request, or nil when the path is not DataLab's.
@@ -104,9 +108,9 @@ final class DataLabAPI: Sendable {
         }
         if let quota = config.quota, used > quota { return APIError.quota(count: used, quota: quota).reply }
         if let limit = config.rateLimit {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = clock.now
             let throttled = state.withLock { s -> Bool in
-                let horizon = now > 1_000_000_000 ? now - 1_000_000_000 : 0
+                let horizon = now - .seconds(1)
                 s.arrivals.removeAll { $0 <= horizon }
                 s.arrivals.append(now)
                 return s.arrivals.count > limit

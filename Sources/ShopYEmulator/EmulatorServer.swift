@@ -53,9 +53,10 @@ public final class EmulatorServer: Sendable {
 
     private enum Phase { case idle, running, stopped }
 
-    public init(config: EmulatorConfig, catalog: Catalog = .embedded) {
+    /// - Parameter clock: what the `--rate-limit` windows are timed by (tests move it by hand).
+    public init(config: EmulatorConfig, catalog: Catalog = .embedded, clock: any TimerClock = SystemClock()) {
         self.config = config
-        self.api = SearchAPI(config: config, catalog: catalog)
+        self.api = SearchAPI(config: config, catalog: catalog, clock: clock)
     }
 
     deinit {

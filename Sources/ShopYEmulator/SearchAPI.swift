@@ -87,6 +87,8 @@ final class SearchAPI: Sendable {
 
     let config: EmulatorConfig
     let catalog: Catalog
+    /// What the `--rate-limit` window is timed by.
+    let clock: any TimerClock
     private let state = Locked(State())
 
     /// Counters and limits, all behind one lock.
@@ -103,8 +105,8 @@ final class SearchAPI: Sendable {
         var quotaUsed = 0
         /// Faults injected since start or reset (what `--fault-count` limits).
         var faultsInjected = 0
-        /// Arrival times (monotonic ns) within the last second, oldest first, for `--rate-limit`.
-        var arrivals: [UInt64] = []
+        /// Arrival times within the last second, oldest first, for `--rate-limit`.
+        var arrivals: [ContinuousClock.Instant] = []
         /// TCP connections accepted since start or reset (keep-alive makes this fewer than requests).
         var connections = 0
     }
@@ -118,10 +120,11 @@ final class SearchAPI: Sendable {
     let elevenStreet: ElevenStreetAPI
     let coupang: CoupangAPI
 
-    init(config: EmulatorConfig, catalog: Catalog) {
+    init(config: EmulatorConfig, catalog: Catalog, clock: any TimerClock) {
         self.config = config
         self.catalog = catalog
-        self.dataLab = DataLabAPI(config: config)
+        self.clock = clock
+        self.dataLab = DataLabAPI(config: config, clock: clock)
         let prices = EmulatorPrices(drift: config.priceDrift)
         self.prices = prices
         let state = self.state
@@ -217,9 +220,9 @@ final class SearchAPI: Sendable {
         // 4. Sliding one-second window over arrivals (throttled ones included: a client that
         //    keeps hammering stays throttled).
         if let limit = config.rateLimit {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = clock.now
             let throttled = state.withLock { s -> Bool in
-                let horizon = now > 1_000_000_000 ? now - 1_000_000_000 : 0
+                let horizon = now - .seconds(1)
                 if let keep = s.arrivals.firstIndex(where: { $0 > horizon }) {
                     s.arrivals.removeFirst(keep)
                 } else {

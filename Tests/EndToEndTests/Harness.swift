@@ -85,7 +85,7 @@ final class EmulatorProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // The first line names the address.
-        let text = ChildProcess.firstLine(of: out.fileHandleForReading)
+        let text = ChildProcess.firstLine(of: out) ?? ""
         guard let url = text.split(separator: " ").last.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), url.hasPrefix("http://") else {
             process.terminate()
             throw HarnessError("the emulator did not print its address: \(text)")

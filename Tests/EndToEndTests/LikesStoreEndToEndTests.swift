@@ -101,9 +101,7 @@ final class LikesStoreEndToEndTests: XCTestCase {
             let old = try writeOldFormat(count: 300, to: home)
             let id = Self.catalogIDs[round]
             let process = try start(["like", "--id", id], home: home)
-            usleep(UInt32.random(in: 0...60_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            killAfter(process, seconds: Double.random(in: 0...0.06, using: &generator))
             if process.terminationReason == .uncaughtSignal { killed += 1 }
             assertFilesParse(home, "migration \(round)")
             let ids = Set(try likedIDs(home: home))
@@ -119,9 +117,7 @@ final class LikesStoreEndToEndTests: XCTestCase {
             let unlike = round % 4 == 3 && !acknowledged.isEmpty
             let id = unlike ? acknowledged.sorted()[0] : Self.catalogIDs[10 + round]
             let process = try start([unlike ? "unlike" : "like", "--id", id], home: home, environment: env)
-            usleep(UInt32.random(in: 0...60_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            killAfter(process, seconds: Double.random(in: 0...0.06, using: &generator))
             if process.terminationReason == .uncaughtSignal { killed += 1 }
             let done = process.terminationReason == .exit && process.terminationStatus == 0
             if unlike {

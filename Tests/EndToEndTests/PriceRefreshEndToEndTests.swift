@@ -165,18 +165,15 @@ final class PriceRefreshEndToEndTests: XCTestCase {
         try setPrice(emulator, likes[0].id, "10")
         // 'shopy likes' (in likeThree) is a listing of its own: the search's rows again.
         XCTAssertEqual(try shopy(["search", "방충망"], emulator).status, 0)
-        nonisolated(unsafe) var refresh: RunResult?
-        let done = DispatchSemaphore(value: 0)
-        let environment = emulator.environment, path = home.path
-        DispatchQueue.global().async {
-            refresh = try? runShopy(["likes", "refresh", "--json", "--rate", "2"], environment: environment, home: path)
-            done.signal()
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        // The refresh has read the likes once its first request has left (--verbose says so);
+        // it asks for three at 2 a second, each answered after 300 ms.
+        let refresh = try WatchProcess(Binary.path("shopy"), ["likes", "refresh", "--json", "--rate", "2", "--verbose"],
+                                       environment: emulator.environment.merging(["SHOPY_HOME": home.path]) { $1 })
+        defer { refresh.kill() }
+        try refresh.waitForStderr(containing: "> GET", timeout: 30)
         let like = try shopy(["like", "4"], emulator)
         XCTAssertEqual(like.status, 0, like.stderr)
-        done.wait()
-        XCTAssertEqual(refresh?.status, 0, refresh?.stderr ?? "")
+        XCTAssertEqual(try refresh.waitForExit(timeout: 60), 0, refresh.stderr)
         let listed = try json(try shopy(["likes", "--json"], emulator))
         XCTAssertEqual(listed["count"]?.intValue, 4, "the like made during the refresh is kept")
         guard case .array(let items)? = listed["items"] else { return XCTFail() }
@@ -243,9 +240,7 @@ final class PriceRefreshEndToEndTests: XCTestCase {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            killAfter(process, seconds: delay)
             let prices = try String(contentsOfFile: home.path + "/prices.json", encoding: .utf8)
             XCTAssertNotNil(try? JSONParser.parse(Array(prices.utf8)), "prices.json is whole after SIGKILL at \(delay) s")
             XCTAssertGreaterThanOrEqual(prices.count, before.count)

@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYTestSupport
 
 /// A long `shopy rank` scan says when the network path drops and returns, and finishes once it
 /// is back. The API is served from the host's end of a veth pair, so requests still reach it
@@ -28,7 +29,8 @@ final class RankPathTests: XCTestCase {
         // 11 requests at 2 a second: a scan of about five seconds.
         let scan = try namespace.start(["rank", "테스트키워드", "--product", "12345678901", "--depth", "1099", "--rate", "2", "--json"],
                                        environment: environment)
-        Thread.sleep(forTimeInterval: 1.2)
+        // Under way: two pages answered.
+        XCTAssertTrue(eventually { ((try? emulator.requestCount()) ?? 0) >= 2 }, "the scan did not start")
         try namespace.ip("route", "del", "default")
         try scan.waitForStderr(containing: "network lost", timeout: 2)
         Thread.sleep(forTimeInterval: 0.5)

@@ -250,7 +250,8 @@ final class StoreEndToEndTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("32 likes"), doctor.stdout)
         let report = try json(try ok(["doctor", "--json"]))
         XCTAssertEqual(report["files"]?.arrayValue?.compactMap { file in file["name"]?.stringValue.map { "\($0) \(file["status"]?.stringValue ?? "?")" } },
-                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing"],
+                       ["likes.json ok", "likes.journal ok", "likes.index ok", "state.json missing", "preferences.json ok", "prices.json missing",
+                        "coupang.json missing"],
                        "no search was made, no like refreshed")
         // After doctor: 'shopy likes' saves its rows in state.json.
         XCTAssertEqual(Set(try likedIDs()), Set(ids))
@@ -268,9 +269,7 @@ final class StoreEndToEndTests: XCTestCase {
             let batch = Array(ids[(iteration % 4 * 5)..<(iteration % 4 * 5 + 5)])
             let verb = iteration % 3 == 2 ? "unlike" : "like"
             let (process, _) = try start([verb, "--id"] + batch)
-            usleep(UInt32.random(in: 0...40_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            killAfter(process, seconds: Double.random(in: 0...0.04, using: &generator))
             if process.terminationReason == .uncaughtSignal { killed += 1 }
 
             if let data = contents(likesPath) {
@@ -391,9 +390,9 @@ final class OutputEndToEndTests: XCTestCase {
     }
 
     func testWatchEndsWhenItsReaderGoesAway() throws {
+        // No change comes: ended at all (runProcess throws after 10 s), it ended when head did.
         let result = try runProcess("/bin/sh", ["-c", "\"$0\" status --watch --no-probe --format jsonl | head -1", Binary.path("shopy")], timeout: 10)
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stdoutLines.count, 1)
-        XCTAssertLessThan(result.seconds, 5, "ends when head exits, not at the next change")
     }
 }

@@ -77,25 +77,19 @@ final class TLSFailureTests: XCTestCase {
 
     /// An `openssl s_server -www` with `certificate`; its https:// base once it listens.
     func serve(_ certificate: String, key: String) throws -> String {
-        let log = "\(directory)/\(certificate).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.openssl)
         server.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(directory)/\(certificate).pem", "-key", "\(directory)/\(key).key", "-www"]
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let output = Pipe()
+        server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
         servers.append(server)
         // It names its port once it listens.
-        for _ in 0..<500 {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }), let port = line.split(separator: ":").last {
-                return "https://127.0.0.1:\(port)"
-            }
-            guard server.isRunning else { break }
-            usleep(10_000)
+        guard let line = ChildProcess.firstLine(of: output, where: { $0.hasPrefix("ACCEPT ") }), let port = line.split(separator: ":").last else {
+            throw XCTSkip("openssl s_server did not start here")
         }
-        throw XCTSkip("openssl s_server did not start here")
+        return "https://127.0.0.1:\(port)"
     }
 
     func search(_ base: String, _ extra: [String: String] = [:]) throws -> RunResult {

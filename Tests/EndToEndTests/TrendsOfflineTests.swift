@@ -17,8 +17,8 @@ final class TrendsOfflineTests: XCTestCase {
         defer { namespace.destroy() }
         let environment = ["NAVER_API_HUB_KEY_ID": "id", "NAVER_API_HUB_KEY": "key", "SHOPY_DATALAB_BASE": "http://192.0.2.1/shopping/v1"]
         let offline = try namespace.shopy(["trends", "keywords", "원피스", "--category", "패션의류", "--timeout", "20"], environment: environment)
+        // Offline (69) before anything is sent, not a timeout (75) after 20 s.
         assertErrorReport(offline, status: 69, contains: ["offline", "192.0.2.1"])
-        XCTAssertLessThan(offline.seconds, 2, "no waiting for --timeout")
         #else
         throw XCTSkip("network namespaces are Linux only")
         #endif

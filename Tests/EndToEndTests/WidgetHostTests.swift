@@ -13,6 +13,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYTestSupport
 
 final class WidgetHostTests: XCTestCase {
     var home: TestHome!
@@ -76,12 +77,7 @@ final class WidgetHostTests: XCTestCase {
     }
 
     func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
+        eventually(within: seconds, condition)
     }
 
     // MARK: - i3blocks

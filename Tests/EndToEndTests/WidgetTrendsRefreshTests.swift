@@ -64,12 +64,12 @@ final class WidgetTrendsRefreshTests: XCTestCase {
         XCTAssertEqual(try runShopy(["widget", "configure", "--show", "trends"], environment: env, home: home.path).status, 0)
         func log() -> String { (try? String(contentsOfFile: home.path + "/widget.log", encoding: .utf8)) ?? "" }
         XCTAssertEqual(try runShopy(["widget"], environment: env, home: home.path).status, 0)
-        let deadline = Date().addingTimeInterval(30)
-        while !log().contains("refresh default: done") && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(waitForWidgetRefreshes(home: home.path), log())
         XCTAssertTrue(log().contains("refresh default: done"), log())
         let oneRound = server.requests.count
         XCTAssertGreaterThan(oneRound, 0)
         for _ in 0..<3 { XCTAssertEqual(try runShopy(["widget"], environment: env, home: home.path).status, 0) }
+        XCTAssertTrue(waitForWidgetRefreshes(home: home.path), log())
         XCTAssertEqual(log().components(separatedBy: "refresh default: started").count - 1, 1, log())
         XCTAssertEqual(server.requests.count, oneRound, "four polls, one round of DataLab requests")
     }

@@ -10,6 +10,7 @@ import Darwin
 import ShopYBase
 import ShopYCatalog
 import ShopYTestSupport
+import ShopYCoreTestSupport
 
 /// The emulator over real loopback sockets. Each test starts its own in-process server on an
 /// ephemeral port and talks to it with the raw-socket client below, so what is checked is
@@ -132,26 +133,34 @@ final class EmulatorTests: XCTestCase {
     }
 
     func testThrottleAnswers012WhenMoreThanNArriveWithinASecond() throws {
-        let server = try startServer { $0.rateLimit = 2; $0.retryAfterSeconds = 1 }
+        let clock = TestClock()
+        let server = try startServer(clock: clock) { $0.rateLimit = 2; $0.retryAfterSeconds = 1 }
         XCTAssertEqual(search(server, "query=a").status, 200)
+        clock.advance(by: .milliseconds(500))
         XCTAssertEqual(search(server, "query=a").status, 200)
         let third = search(server, "query=a")
         XCTAssertEqual(third.status, 429)
         XCTAssertEqual(errorBody(third), WireErrorBody(errorMessage: "Rate limit exceeded. (속도 제한을 초과했습니다.)", errorCode: "012"))
         XCTAssertEqual(third.headers["retry-after"], "1")
         XCTAssertEqual(stats(server)["throttled"]?.intValue, 1)
-        // The window slides: a second later the earlier arrivals no longer count.
-        Thread.sleep(forTimeInterval: 1.05)
+        // The window slides: a second after the first arrival, it no longer counts; the second
+        // and the throttled third still do.
+        clock.advance(by: .milliseconds(500))
+        XCTAssertEqual(search(server, "query=a").status, 429)
+        XCTAssertEqual(stats(server)["throttled"]?.intValue, 2)
+        // A second after all of them, none does.
+        clock.advance(by: .seconds(1))
         XCTAssertEqual(search(server, "query=a").status, 200)
     }
 
     // MARK: - Helpers
 
     /// Starts a server on an ephemeral port, stopped when the test ends.
-    func startServer(catalog: Catalog = .embedded, _ configure: (inout EmulatorConfig) -> Void = { _ in }) throws -> EmulatorServer {
+    func startServer(catalog: Catalog = .embedded, clock: any TimerClock = SystemClock(),
+                     _ configure: (inout EmulatorConfig) -> Void = { _ in }) throws -> EmulatorServer {
         var config = EmulatorConfig()
         configure(&config)
-        let server = EmulatorServer(config: config, catalog: catalog)
+        let server = EmulatorServer(config: config, catalog: catalog, clock: clock)
         let port = try server.start()
         XCTAssertGreaterThan(port, 0)
         XCTAssertEqual(server.baseURL, "http://127.0.0.1:\(port)")

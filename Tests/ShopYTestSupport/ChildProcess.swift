@@ -1,6 +1,7 @@
 // Running another program from a test or a benchmark: the one helper that starts it, feeds its
 // stdin, drains stdout and stderr concurrently (a child that fills one pipe while we wait on the
-// other would never finish), then waits, within a time limit.
+// other would never finish), then waits, within a time limit; and the first line a started
+// server writes, read with its output drained.
 
 import Foundation
 
@@ -87,15 +88,40 @@ public enum ChildProcess {
         try start(executable, arguments, environment: environment, stdin: stdin).finish(timeout: timeout)
     }
 
-    /// The first line a started process writes on `handle` (a server naming its address), without
-    /// its newline; what came before the end if it closes first.
-    public static func firstLine(of handle: FileHandle) -> String {
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+    /// The first line `pipe` delivers that `matches` (a server naming its address or port),
+    /// waiting up to `seconds` for it; nil at the end of the output or the time. The pipe is
+    /// drained to its end afterwards, so the writer never blocks on it.
+    public static func firstLine(of pipe: Pipe, within seconds: Double = 20,
+                                 where matches: @escaping @Sendable (String) -> Bool = { _ in true }) -> String? {
+        final class Found: @unchecked Sendable {
+            let lock = NSLock()
+            var line: String?
         }
-        return String(String(decoding: line, as: UTF8.self).prefix { $0 != "\n" })
+        let found = Found()
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            let handle = pipe.fileHandleForReading
+            var pending = Data()
+            var signalled = false
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                guard !signalled else { continue }
+                pending.append(chunk)
+                while !signalled, let newline = pending.firstIndex(of: 0x0A) {
+                    let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    if matches(text) {
+                        found.lock.withLock { found.line = text }
+                        signalled = true
+                        done.signal()
+                    }
+                }
+            }
+            if !signalled { done.signal() }
+        }
+        reader.start()
+        _ = done.wait(timeout: .now() + seconds)
+        return found.lock.withLock { found.line }
     }
 }

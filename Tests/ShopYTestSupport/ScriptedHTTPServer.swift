@@ -76,6 +76,8 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     private var _requests: [Request] = []
     private var open: Set<Int32> = []
     private var stopped = false
+    /// Signalled when the accept loop has closed the listening socket.
+    private let listenerClosed = DispatchSemaphore(value: 0)
 
     public var accepted: Int { lock.withLock { _accepted } }
     public var requests: [Request] { lock.withLock { _requests } }
@@ -93,14 +95,18 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Ends the open connections and closes the listening socket: once it returns, the port
+    /// refuses connections.
     public func stop() {
-        let fds: Set<Int32> = lock.withLock {
-            stopped = true
-            return open
+        let (fds, first): (Set<Int32>, Bool) = lock.withLock {
+            defer { stopped = true }
+            return (open, !stopped)
         }
         for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        guard first else { return }
         var byte: UInt8 = 1
         _ = write(wake.1, &byte, 1)
+        _ = listenerClosed.wait(timeout: .now() + 5)
     }
 
     deinit { stop() }
@@ -132,6 +138,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             thread.start()
         }
         close(listenFD)
+        listenerClosed.signal()
     }
 
     private func serve(_ fd: Int32, _ script: (Request, Connection) -> Bool) {

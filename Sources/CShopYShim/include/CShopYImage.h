@@ -24,30 +24,31 @@ typedef enum {
 /// it with a lock); a loaded library stays open for the life of the process.
 int cshopy_image_load(cshopy_image_library library, const char *path, char *error, size_t error_size);
 
-/// A decoded picture: `width` × `height` pixels of RGBA, 8 bits each, not premultiplied, rows of
-/// `width * 4` bytes, allocated with malloc (free with cshopy_image_free).
+/// A picture handed to chafa: `width` × `height` pixels of RGBA, 8 bits each, not premultiplied,
+/// rows of `width * 4` bytes (the caller's memory).
 typedef struct {
     uint8_t *pixels;
     int width;
     int height;
 } cshopy_image;
 
-void cshopy_image_free(cshopy_image *image);
-
-/// Each decoder reads the picture's size from its own header first and refuses one wider than
-/// `max_width` or taller than `max_height` before any pixel is decoded (returns -2). Returns 0,
-/// or -1 with the library's words in `error`. The first frame of an animation is decoded.
+/// Each decoder decodes a picture whose header the caller read as `width` × `height` into
+/// `pixels`, the caller's zeroed buffer of RGBA (8 bits each, not premultiplied, rows of
+/// `width * 4` bytes): no decoder allocates the picture, so a decode holds one copy of it. The
+/// library's own header must say the same size, else no pixel is decoded and -2 is returned.
+/// Returns 0, or -1 with the library's words in `error`. The first frame of an animation is
+/// decoded (over transparent pixels, where it does not cover the whole picture).
 ///
-/// The JPEG decoder scales down by 1/2, 1/4 or 1/8 while decoding when the result still covers
-/// `want_width` × `want_height` (0 × 0: full size).
-int cshopy_decode_jpeg(const uint8_t *data, size_t size, int max_width, int max_height,
-                       int want_width, int want_height, cshopy_image *out, char *error, size_t error_size);
-int cshopy_decode_png(const uint8_t *data, size_t size, int max_width, int max_height,
-                      cshopy_image *out, char *error, size_t error_size);
-int cshopy_decode_webp(const uint8_t *data, size_t size, int max_width, int max_height,
-                       cshopy_image *out, char *error, size_t error_size);
-int cshopy_decode_gif(const uint8_t *data, size_t size, int max_width, int max_height,
-                      cshopy_image *out, char *error, size_t error_size);
+/// The JPEG decoder scales down by 1/`scale` (1, 2, 4 or 8) while decoding: `pixels` then holds
+/// ceil(width / scale) × ceil(height / scale) pixels.
+int cshopy_decode_jpeg(const uint8_t *data, size_t size, int width, int height, int scale,
+                       uint8_t *pixels, char *error, size_t error_size);
+int cshopy_decode_png(const uint8_t *data, size_t size, int width, int height,
+                      uint8_t *pixels, char *error, size_t error_size);
+int cshopy_decode_webp(const uint8_t *data, size_t size, int width, int height,
+                       uint8_t *pixels, char *error, size_t error_size);
+int cshopy_decode_gif(const uint8_t *data, size_t size, int width, int height,
+                      uint8_t *pixels, char *error, size_t error_size);
 
 // ChafaPixelMode.
 #define CSHOPY_CHAFA_PIXEL_MODE_SYMBOLS 0

@@ -14,6 +14,9 @@ public enum ProductID {
     public static let namespaces: [(prefix: String, source: SourceKind)] = [("11st:", .elevenst), ("coupang:", .coupang)]
     /// Bytes of the longest usable id: the longest namespace and `maxLength` digits.
     public static let maxIDBytes = maxLength + 8
+    /// What a usable id is, in the words errors use: `1 to 32 ASCII digits, alone or after
+    /// 11st: or coupang:`.
+    public static let described = "1 to \(maxLength) ASCII digits, alone or after " + namespaces.map(\.prefix).joined(separator: " or ")
 
     /// The trimmed id when usable (bare or namespaced), else nil.
     public static func usable(_ raw: String) -> String? {

@@ -41,5 +41,8 @@ public enum BrowseEffect: Equatable, Sendable {
     case open(String)
     case copy(String)
     case loadPicture(productId: String, url: String)
+    /// The picture being loaded is no longer shown (Detail was left): its fetch is aborted, its
+    /// decode not started (or not waited for), its answer never sent.
+    case dropPicture
     case loadTracked(productId: String)
 }

@@ -45,6 +45,14 @@ extension BrowseReducer {
         s.detail = detail
     }
 
+    /// Whether the picture being loaded is no longer wanted: Detail was left, or shows another
+    /// product or link now (the reducer then asks for `.dropPicture`).
+    static func abandonsPicture(from before: BrowseState, to after: BrowseState) -> Bool {
+        guard let was = before.detail, was.picture == .loading else { return false }
+        guard let now = after.detail else { return true }
+        return now.product.productId != was.product.productId || now.product.image != was.product.image
+    }
+
     /// A picture arrived: kept only when Detail still shows that product and link.
     static func pictureLoaded(productId: String, url: String, _ result: Result<DecodedPicture, PictureFailure>, _ s: inout BrowseState) {
         guard var detail = s.detail, detail.product.productId == productId, detail.product.image == url, detail.picture == .loading else { return }

@@ -3,10 +3,12 @@ import ShopYBase
 /// The one place the browse state changes: `reduce(state, intent) -> (state, effects)`, pure.
 public enum BrowseReducer {
     public static func reduce(_ state: BrowseState, _ intent: BrowseIntent) -> (BrowseState, [BrowseEffect]) {
-        var state = state
+        var next = state
         var effects: [BrowseEffect] = []
-        apply(intent, to: &state, &effects)
-        return (state, effects)
+        apply(intent, to: &next, &effects)
+        // First, so that a picture asked for by the same intent is not dropped with it.
+        if abandonsPicture(from: state, to: next) { effects.insert(.dropPicture, at: 0) }
+        return (next, effects)
     }
 
     static func apply(_ intent: BrowseIntent, to s: inout BrowseState, _ fx: inout [BrowseEffect]) {

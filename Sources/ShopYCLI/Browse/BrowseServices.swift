@@ -43,13 +43,17 @@ extension BrowseServices {
 
 /// Runs effects through the services and answers with intents. Store reads and writes run in
 /// order on one serial queue (a like then an unlike of the same item land in that order);
-/// searches run concurrently.
+/// searches run concurrently; one picture is loaded at a time (a new one, `.dropPicture` or
+/// `stop` cancels the one in flight, whose answer is then never sent).
 public final class BrowseEffectRunner: @unchecked Sendable {
     let services: any BrowseServices
     let send: @Sendable (BrowseIntent) -> Void
     private let storeQueue = DispatchQueue(label: "shopy.browse.store")
     private let lock = NSLock()
     private var stopPath: (@Sendable () -> Void)?
+    /// Detail's picture in flight: its number (counted from 1) and its task.
+    private var picture: (number: Int, task: Task<Void, Never>)?
+    private var picturesAsked = 0
 
     public init(services: any BrowseServices, send: @escaping @Sendable (BrowseIntent) -> Void) {
         self.services = services
@@ -94,8 +98,19 @@ public final class BrowseEffectRunner: @unchecked Sendable {
                 }
             }
         case .loadPicture(let id, let url):
-            // Fetched and decoded off the main loop; the answer is an intent like any other.
-            Task { send(.pictureLoaded(productId: id, url: url, await services.picture(url))) }
+            // Fetched and decoded off the main loop (the decode off the cooperative pool too);
+            // the answer is an intent like any other, unless the picture was dropped meanwhile.
+            lock.withLock {
+                picture?.task.cancel()
+                picturesAsked += 1
+                let number = picturesAsked
+                picture = (number, Task { [weak self] in
+                    let result = await services.picture(url)
+                    self?.pictureAnswered(number) { send(.pictureLoaded(productId: id, url: url, result)) }
+                })
+            }
+        case .dropPicture:
+            dropPicture()
         case .open(let link):
             DispatchQueue.global().async { send(.linkDone(services.open(link))) }
         case .copy(let link):
@@ -135,8 +150,27 @@ public final class BrowseEffectRunner: @unchecked Sendable {
         }
     }
 
-    /// Stops the path monitor and waits for store writes already queued.
+    /// Sends a picture's answer when it is still the one in flight (under the lock, so that a
+    /// drop or a new picture either comes first and silences it, or comes after it is sent).
+    private func pictureAnswered(_ number: Int, _ deliver: () -> Void) {
+        lock.withLock {
+            guard picture?.number == number else { return }
+            picture = nil
+            deliver()
+        }
+    }
+
+    private func dropPicture() {
+        lock.withLock {
+            picture?.task.cancel()
+            picture = nil
+        }
+    }
+
+    /// Drops the picture in flight (nothing waits for its decode), stops the path monitor and
+    /// waits for store writes already queued.
     public func stop() {
+        dropPicture()
         lock.withLock { stopPath }?()
         storeQueue.sync {}
     }

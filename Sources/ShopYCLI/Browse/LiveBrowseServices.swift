@@ -9,7 +9,7 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     let context: Context
     let requested: SourceSelection?
     let timeout: Double
-    let limiter = RateLimiter(perSecond: 8)
+    let limiter: RateLimiter
     private let lock = NSLock()
     private var made: (any ProductSource)?
     public let sourceKind: SourceKind
@@ -25,6 +25,7 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     /// each search checks the path again.
     public init(context: Context, source: SourceSelection?, timeout: Double, terminalWrite: @escaping @Sendable ([UInt8]) -> Void) throws {
         self.context = context
+        self.limiter = RateLimiter(perSecond: 8, clock: context.io.clock)
         self.requested = source
         self.timeout = timeout
         self.store = context.store
@@ -128,7 +129,7 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
     /// `shopy show`'s picture service (the context's transport, the XDG cache), within the
     /// browse timeout; decoded at most 800 pixels a side when the format allows (a JPEG).
     public func picture(_ url: String) async -> Result<DecodedPicture, PictureFailure> {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = context.io.clock.deadline(after: timeout)
         return await PictureSetup.service(context, trace: .off).picture(url, deadline: deadline, want: (800, 800))
     }
 

@@ -135,7 +135,11 @@ public struct IO: Sendable {
     public var stderrIsTerminal: Bool
     /// Columns of the terminal the process runs in, if any (COLUMNS takes precedence: see `columns`).
     public var terminalColumns: Int?
+    /// The calendar: the dates written into files and shown.
     public var now: @Sendable () -> Date
+    /// The monotonic time waits and deadlines are measured in (rate limits, retries, timeouts);
+    /// tests hand in a clock they advance.
+    public var clock: any TimerClock = SystemClock()
     public var currentDirectory: String
     /// `--quiet` (or config/environment): notices are left out; errors and warnings still print.
     public var quiet = false

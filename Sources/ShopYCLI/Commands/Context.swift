@@ -89,7 +89,7 @@ public struct Context: Sendable {
             let base = try reachable(kind)
             trace("source: \(URLRedaction.redact(base.absoluteString)) (keys from NAVER_CLIENT_ID / NAVER_CLIENT_SECRET)")
             let client = NaverClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
-                                     beforeRequest: beforeRequest)
+                                     beforeRequest: beforeRequest, clock: io.clock)
             var source = NaverSource(client: client, timeout: timeout)
             source.record = CatalogRecording.recorder(self)
             return source
@@ -106,7 +106,8 @@ public struct Context: Sendable {
         try SourceKeys.checkUsable(.elevenst, environment: io.environment)
         let base = try reachable(.elevenst)
         trace("source: \(URLRedaction.redact(base.absoluteString)) (11st; key from ELEVENST_API_KEY)")
-        let client = ElevenStreetClient(base: base, key: key, transport: transport ?? SystemTransport.shared, trace: trace, beforeRequest: beforeRequest)
+        let client = ElevenStreetClient(base: base, key: key, transport: transport ?? SystemTransport.shared, trace: trace, beforeRequest: beforeRequest,
+                                        clock: io.clock)
         return ElevenStreetSource(client: client, timeout: timeout)
     }
 
@@ -118,7 +119,8 @@ public struct Context: Sendable {
         let base = try reachable(.coupang)
         trace("source: \(URLRedaction.redact(base.absoluteString)) (coupang; keys from COUPANG_ACCESS_KEY / COUPANG_SECRET_KEY; \(budget) requests an hour)")
         let client = CoupangClient(base: base, credentials: credentials, transport: transport ?? SystemTransport.shared, trace: trace,
-                                   ledger: CoupangLedger(directory: store.directory), budget: budget, now: io.now, beforeRequest: beforeRequest)
+                                   ledger: CoupangLedger(directory: store.directory), budget: budget, now: io.now, beforeRequest: beforeRequest,
+                                   clock: io.clock)
         return CoupangSource(client: client, timeout: timeout)
     }
 

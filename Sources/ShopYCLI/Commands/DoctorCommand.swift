@@ -12,7 +12,7 @@ public struct DoctorCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "doctor",
         abstract: "Check shopy's files; with --repair, move damaged ones aside and start fresh.",
-        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed (one naming another likes.json with changes this one lacks is moved aside). A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
+        discussion: "Without --repair nothing is changed. A damaged file is renamed to NAME.damaged-TIME.json (kept, never deleted); permissions are set back to 0600 (0700 for the directory); temporary files left by killed processes are removed; the likes' index is rebuilt when it does not match, a torn last line of the likes' journal is saved aside and trimmed, a journal already folded into likes.json is removed (one naming another likes.json with changes this one lacks is moved aside); Coupang's answers cached in coupang.json past the hour its terms allow are removed. A store file that is a symbolic link is reported and never followed: --repair leaves it and its target alone (replace it with a regular file); a FIFO or other non-regular file is moved aside, and a lock that is not a regular file is removed (never its target).",
         options: [repairOption.spec] + formats.specs,
         examples: ["shopy doctor", "shopy doctor --repair"])
 
@@ -97,6 +97,7 @@ public struct DoctorCommand: ResultCommand {
             }
             reports.append(report)
         }
+        reports.append(try coupangReport(directory: store.directory, now: context.io.now()))
         reports += try catalogReports(directory: store.directory, now: context.io.now())
         if repair {
             for i in reports.indices { fixMode(&reports[i]) }
@@ -220,13 +221,13 @@ public struct DoctorCommand: ResultCommand {
     /// removes the entry itself (a lock holds nothing, and a link's target is never touched).
     func lockNotes(store: SettingsStore) throws -> [String] {
         var notes: [String] = []
-        for suite in Suite.all {
-            let path = store.directory + "/" + suite.lockName
+        for lockName in Suite.all.map(\.lockName) + [CoupangLedger.lockName] {
+            let path = store.directory + "/" + lockName
             guard let kind = FileIO.kind(of: path) else { continue }
             if repair && kind != "a directory" && unlink(path) == 0 {
-                notes.append("removed \(suite.lockName), which was \(kind) (its target, if any, was not touched)")
+                notes.append("removed \(lockName), which was \(kind) (its target, if any, was not touched)")
             } else {
-                notes.append("\(suite.lockName) is \(kind), not a regular file: shopy refuses it (exit 74)" + (repair ? "" : "; --repair removes it"))
+                notes.append("\(lockName) is \(kind), not a regular file: shopy refuses it (exit 74)" + (repair ? "" : "; --repair removes it"))
             }
         }
         return notes

@@ -70,6 +70,8 @@ public struct HistoryCommand: ResultCommand {
                     let kept = history.filter { !remove.contains($0.query) }
                     if kept.count != history.count { settings.history = kept }
                 }
+                // state.json is written: Coupang's rows past their hour keep only their ids.
+                if suites.contains(.state) { settings.dropExpiredCoupangData(now: Like.timestamp(context.io.now())) }
                 return messages
             }
             return .changed(messages)

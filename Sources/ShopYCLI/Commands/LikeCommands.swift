@@ -17,7 +17,7 @@ extension LikeTarget {
         }
         // Longer than any productId: it names nothing, and it is not echoed whole (100 KB of it).
         guard trimmed.utf8.count <= ProductID.maxLength else {
-            throw UsageError("'\(Echo.value(text))' is \(forceID ? "not a productId" : "neither a row number nor a productId") (a productId is 1 to \(ProductID.maxLength) digits)")
+            throw UsageError("'\(Echo.value(text))' is \(forceID ? "not a productId" : "neither a row number nor a productId") (a productId is \(ProductID.described))")
         }
         return .id(trimmed)
     }
@@ -68,10 +68,10 @@ public struct LikeCommand: ResultCommand {
     public static let spec = CommandSpec(
         name: "like",
         abstract: "Like products by row number or productId.",
-        discussion: "A like keeps the whole item (title, price, mall, brand, maker, categories, link, image) with the time and the price when liked, so likes work offline. Liking a liked product changes nothing.",
+        discussion: "A like keeps the whole item (title, price, mall, brand, maker, categories, link, image) with the time and the price when liked, so likes work offline. Liking a liked product changes nothing. A productId no listing shows is taken from the offline catalog; an 11번가 one (11st:…) is looked up at 11번가 (ELEVENST_API_KEY; one ProductInfo request); a Coupang one (coupang:…) only from a listing of the last hour, since Coupang has no look-up by id and its terms let shopy keep its results an hour.",
         arguments: [LikeSupport.targetsArgument],
         options: [LikeSupport.id.spec],
-        examples: ["shopy search 방충망 && shopy like 1 3", "shopy like --id 80285861246"])
+        examples: ["shopy search 방충망 && shopy like 1 3", "shopy like --id 80285861246", "shopy like --id 11st:6543210987"])
 
     public var targets: [LikeTarget]
 
@@ -79,8 +79,18 @@ public struct LikeCommand: ResultCommand {
         targets = try LikeSupport.targets(parsed, verb: "like")
     }
 
+    /// 11번가 ids that nothing at hand holds are looked up first (`LikeLookup`: ELEVENST_API_KEY,
+    /// one request each); any failure there changes nothing.
     public func execute(_ context: Context) async throws -> [LikeChanges.Change] {
-        try LikeChanges.like(targets, store: LikeSupport.store(context), at: Like.timestamp(context.io.now()), catalog: context.catalogLookup)
+        let store = LikeSupport.store(context)
+        let catalog = context.catalogLookup
+        var lookedUp: [String: Product] = [:]
+        let ids = try LikeLookup.elevenStreetIDs(targets, store: store, catalog: catalog)
+        if !ids.isEmpty {
+            let source = try context.elevenStreetSource(timeout: LikeLookup.timeout)
+            lookedUp = try await LikeLookup.products(ids, source: source)
+        }
+        return try LikeChanges.like(targets, store: store, at: Like.timestamp(context.io.now()), catalog: catalog, lookedUp: lookedUp)
     }
 
     public var presenter: LikeChangesPresenter { LikeChangesPresenter() }

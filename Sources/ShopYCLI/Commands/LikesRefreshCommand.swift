@@ -81,7 +81,7 @@ public struct LikesRefreshCommand: ResultCommand {
             let chosen = targets.isEmpty ? try settings.allLikes() : try LikeResolution.likes(targets, likes: all, listing: settings.lastListing)
             return (chosen, settings.prices)
         }
-        let pacer = ScanPacer(perSecond: rate)
+        let pacer = ScanPacer(perSecond: rate, clock: context.io.clock)
         // Bare ids (Naver's, the catalog's) go to naver or the catalog; 11st and coupang ids to
         // their own source, whatever --source lists besides.
         let kinds = try context.sourceKinds(source).kinds

@@ -73,7 +73,7 @@ public struct PopularCommand: ResultCommand {
     public func execute(_ context: Context) async throws -> Listing {
         let store = context.store
         // Sections share the API's per-second limit (about 10): the same pacing as rank.
-        let limiter = RateLimiter(perSecond: 8)
+        let limiter = RateLimiter(perSecond: 8, clock: context.io.clock)
         let productSource = try context.source(source, timeout: timeout, beforeRequest: { await limiter.acquire() })
         if save || reset {
             try PopularDefaults.save(save ? sections : nil, store: store)

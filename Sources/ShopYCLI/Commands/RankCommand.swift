@@ -94,13 +94,13 @@ public struct RankCommand: ResultCommand {
         let remote = kind.isLive && !((try? SourceKeys.base(of: kind, environment: context.io.environment)).map { ProbeTarget(base: $0).isLoopback } ?? false)
         let diagnostics = context.diagnostics
         let watcher: PathWatcher? = remote
-            ? PathWatcher(monitor: context.network.monitor(trace: context.trace), onChange: { event in
+            ? PathWatcher(monitor: context.network.monitor(trace: context.trace), clock: context.io.clock, onChange: { event in
                 diagnostics.notice(TerminalText(sanitizing: PathWatcher.describe(event)))
             }) : nil
         watcher?.start()
         defer { watcher?.stop() }
         let timeout = self.timeout
-        let pacer = ScanPacer(perSecond: rate, holdForPath: watcher.map { watcher in
+        let pacer = ScanPacer(perSecond: rate, clock: context.io.clock, holdForPath: watcher.map { watcher in
             { @Sendable in
                 guard !watcher.isSatisfied else { return false }
                 _ = await watcher.waitUntilSatisfied(timeout: timeout)

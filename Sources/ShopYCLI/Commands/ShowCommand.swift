@@ -67,7 +67,7 @@ public struct ShowCommand: ResultCommand {
             let layout = ShowLayout(choice: choice, window: window)
             let service = PictureSetup.service(context, trace: context.trace)
             let want = (layout.box.columns * max(8, window.cell.width), layout.box.rows * max(16, window.cell.height))
-            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            let deadline = context.io.clock.deadline(after: timeout)
             switch await service.picture(product.image, deadline: deadline, want: want) {
             case .failure(let failure):
                 shown.pictureFailure = failure

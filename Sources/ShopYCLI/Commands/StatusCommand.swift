@@ -171,8 +171,11 @@ public struct StatusCommand: ResultCommand {
             if io.stdout.brokenPipe { return .ok }  // `… | head -3` has read enough
             generation += 1
             if report?.state == .limited {
-                let due = generation
-                queue.asyncAfter(deadline: .now() + Self.limitedReprobeInterval) { continuation.yield(.reprobe(generation: due)) }
+                let due = generation, clock = io.clock
+                Task {
+                    guard (try? await clock.sleep(for: .seconds(Self.limitedReprobeInterval))) != nil else { return }
+                    continuation.yield(.reprobe(generation: due))
+                }
             }
         }
         return .ok

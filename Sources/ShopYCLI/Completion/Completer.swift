@@ -1,3 +1,4 @@
+import Foundation
 import ShopYCore
 import ShopYBase
 /// What `shopy __complete SHELL -- WORD…` answers: the candidates for the last word of a
@@ -26,10 +27,13 @@ public struct Completer {
 
     let commands: [CommandSpec]
     let store: SettingsStore?
+    /// The clock (Coupang's rows of the last listing are offered for an hour).
+    let now: @Sendable () -> Date
 
-    public init(commands: [CommandSpec], store: SettingsStore?) {
+    public init(commands: [CommandSpec], store: SettingsStore?, now: @escaping @Sendable () -> Date = { Date() }) {
         self.commands = commands
         self.store = store
+        self.now = now
     }
 
     /// `words`: the words after `shopy`, the last one the word being completed (maybe empty).
@@ -154,13 +158,16 @@ public struct Completer {
     func rows() -> [(String, String)] {
         guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
         if let liked = listing.likedIDs { return (0..<min(liked.count, 9_999)).map { (String($0 + 1), "like") } }
-        return listing.rows.map { ($0.row, Self.short($0.product.title)) }
+        return listing.showableRows(cutoff: coupangCutoff).map { ($0.row, Self.short($0.product.title)) }
     }
 
     func listingIDs() -> [(String, String)] {
         guard let listing = try? store?.read({ $0.lastListing }) else { return [] }
-        return listing.rows.map { ($0.product.productId, Self.short($0.product.title)) }
+        return listing.showableRows(cutoff: coupangCutoff).map { ($0.product.productId, Self.short($0.product.title)) }
     }
+
+    /// Coupang's rows of a listing saved before this are past their hour: not offered.
+    var coupangCutoff: String { CoupangSource.listingCutoff(now: now()) }
 
     /// Liked ids with their titles; a large collection (issue 11's 100,000 likes) lists the ids
     /// alone, which needs no decoding, so that Tab stays quick.

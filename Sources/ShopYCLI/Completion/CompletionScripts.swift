@@ -128,7 +128,7 @@ public struct CompletionsCommand: ResultCommand {
         guard let name = arguments.first, let shell = Completer.Shell(rawValue: name) else { return .usage }
         var words = Array(arguments.dropFirst())
         if words.first == "--" { words.removeFirst() }
-        let completer = Completer(commands: ShopY.commands.map { $0.fullSpec }, store: store)
+        let completer = Completer(commands: ShopY.commands.map { $0.fullSpec }, store: store, now: io.now)
         let answer = completer.complete(words)
         // bash replaces only what follows the last '=' or ':' of the word (COMP_WORDBREAKS).
         var drop = ""

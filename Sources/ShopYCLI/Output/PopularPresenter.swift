@@ -66,6 +66,7 @@ public struct PopularPresenter: Presenter {
                 }
             }
             io.stdout.write(bytes: out)
+            noticeDisclosure(listed, context: context)
         case .tsv, .csv:
             let all = listed.flatMap(\.1)
             io.stdout.write(format == .csv ? Render.csv(all) : Render.tsv(all))
@@ -73,6 +74,7 @@ public struct PopularPresenter: Presenter {
             if !all.isEmpty || listed.contains(where: { $0.0.page != nil }) {
                 reportFailures(listed, io: io)
             }
+            noticeDisclosure(listed, context: context)
         case .table:
             // One table for every section, so that the columns line up across them; its header
             // once, at the top.
@@ -97,7 +99,7 @@ public struct PopularPresenter: Presenter {
             }
             if SourceColumns.hasCoupang(all) {
                 io.stdout.line()
-                io.stdout.line(SourceColumns.disclosureLine(columns: io.columns, color: io.useColor))
+                for line in SourceColumns.disclosureLines(columns: io.columns, color: io.useColor) { io.stdout.line(line) }
             }
         }
     }
@@ -119,6 +121,12 @@ public struct PopularPresenter: Presenter {
         } else {
             NoResultsHelp.hints(context.catalog(), context: context)
         }
+    }
+
+    /// Data on stdout stays data (TSV, CSV, JSONL): Coupang's disclosure goes beside it, on
+    /// stderr, as search's does.
+    func noticeDisclosure(_ listed: Listed, context: Context) {
+        if SourceColumns.hasCoupang(listed.flatMap(\.1)) { context.diagnostics.notice(TerminalText(sanitizing: CoupangSource.disclosure)) }
     }
 
     /// TSV and CSV carry items only: a failed section is reported on stderr.

@@ -30,7 +30,9 @@ public struct SearchPresenter: Presenter {
             }
             for line in Render.table(listing.items, columns: io.columns, color: io.useColor) { io.stdout.line(line) }
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer(page, count: listing.items.count), toWidth: io.columns), enabled: io.useColor))
-            if SourceColumns.hasCoupang(listing.items) { io.stdout.line(SourceColumns.disclosureLine(columns: io.columns, color: io.useColor)) }
+            if SourceColumns.hasCoupang(listing.items) {
+                for line in SourceColumns.disclosureLines(columns: io.columns, color: io.useColor) { io.stdout.line(line) }
+            }
             return .ok
         }
         if listing.items.isEmpty {

@@ -31,9 +31,10 @@ enum SourceColumns {
         items.contains { $0.product.source == .coupang }
     }
 
-    /// The disclosure line under a table, once.
-    static func disclosureLine(columns: Int, color: Bool) -> String {
-        Style.dim.apply(DisplayWidth.truncate(CoupangSource.disclosure, toWidth: columns), enabled: color)
+    /// The disclosure under a table, once: whole, wrapped to the width (Coupang's terms ask
+    /// for all of it; cut to one line it would not be the disclosure).
+    static func disclosureLines(columns: Int, color: Bool) -> [String] {
+        BrowseRender.wrap(CoupangSource.disclosure, width: max(1, columns)).map { Style.dim.apply($0, enabled: color) }
     }
 
     /// One warning a failed source of a merged listing: named, with why; the others are listed.

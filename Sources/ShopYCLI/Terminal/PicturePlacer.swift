@@ -34,6 +34,10 @@ final class PicturePlacer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let wanted = frame.picture.map({ Key(picture: $0.picture, region: $0.region) }) else {
+            // No picture wanted: a render not started yet is skipped, and the last one is let go
+            // (with the decoded picture it holds).
+            rendering = nil
+            rendered = nil
             guard placed != nil else { return [] }
             placed = nil
             return removal
@@ -50,11 +54,12 @@ final class PicturePlacer: @unchecked Sendable {
             rendering = wanted
             let choice = self.choice, environment = self.environment, cell = self.cell, wake = self.wake
             queue.async { [weak self] in
+                // Not started when another picture, or none, is wanted by now.
+                guard let self, self.lock.withLock({ self.rendering == wanted }) else { return }
                 // Symbols take the region less one column of gap; pixel images the whole of it.
                 let columns = max(1, wanted.region.columns - 1)
                 let picture = try? ChafaTerminal.render(wanted.picture, choice: choice, columns: columns, rows: wanted.region.rows,
                                                         cell: cell, environment: environment).get()
-                guard let self else { return }
                 self.lock.withLock {
                     self.rendered = (wanted, picture)
                     if self.rendering == wanted { self.rendering = nil }

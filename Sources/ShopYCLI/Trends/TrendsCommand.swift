@@ -80,8 +80,9 @@ public struct TrendsCommand: Command {
 }
 
 extension Context {
-    /// The trends service on this context's environment, transport, network, tracer and diagnostics.
+    /// The trends service on this context's environment, transport, network, tracer, diagnostics and clock.
     package var trends: TrendsService {
-        TrendsService(environment: io.environment, transport: transport, network: network, trace: trace, diagnostics: diagnostics)
+        TrendsService(environment: io.environment, transport: transport, network: network, trace: trace, diagnostics: diagnostics,
+                      clock: io.clock)
     }
 }

@@ -8,6 +8,7 @@ public enum WidgetService {
     /// entry is printed either way, never waiting for it).
     public static func show(_ provider: WidgetProvider, now: Date, starter: any WidgetRefreshStarter) -> WidgetState {
         let state = provider.current(now: now)
+        if state.holdsExpiredCoupang { removeExpiredCoupang(provider, now: now) }
         if state.due != nil {
             _ = starter.start(directory: provider.store.directory, name: provider.name, environment: provider.environment) {
                 // Under the refresh lock, just before the refresh starts: still due, then the
@@ -18,6 +19,14 @@ public enum WidgetService {
             }
         }
         return state
+    }
+
+    /// Rewrites the timeline without Coupang's results older than an hour (its terms), under the
+    /// refresh lock (a running refresh writes a new timeline anyway: then nothing is done here).
+    static func removeExpiredCoupang(_ provider: WidgetProvider, now: Date) {
+        guard let fd = WidgetRefreshLock.tryLock(directory: provider.store.directory) else { return }
+        defer { close(fd) }
+        _ = try? WidgetCoupangExpiry.removeExpired(directory: provider.store.directory, name: provider.name, now: now)
     }
 
     /// What `widget configure` did or shows.

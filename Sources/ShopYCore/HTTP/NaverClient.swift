@@ -108,15 +108,19 @@ public struct NaverClient: Sendable {
     public var trace: Tracer
     /// Gate for each request (the rate limiter of `shopy rank`); nil for none.
     public var beforeRequest: (@Sendable () async -> Void)?
+    /// What the deadline and the retries' backoff are timed by.
+    public var clock: any TimerClock
 
     public init(base: URL, credentials: NaverCredentials, transport: any HTTPTransport = SystemTransport.shared,
-                retry: RetryPolicy = RetryPolicy(), trace: Tracer = .off, beforeRequest: (@Sendable () async -> Void)? = nil) {
+                retry: RetryPolicy = RetryPolicy(), trace: Tracer = .off, beforeRequest: (@Sendable () async -> Void)? = nil,
+                clock: any TimerClock = SystemClock()) {
         self.base = base
         self.credentials = credentials
         self.transport = transport
         self.retry = retry
         self.trace = trace
         self.beforeRequest = beforeRequest
+        self.clock = clock
     }
 
     var host: String { base.host ?? base.absoluteString }
@@ -131,11 +135,11 @@ public struct NaverClient: Sendable {
         // The first wait at the gate (a rate limiter, a path that is down) is not the server's
         // time: the deadline starts when the first request may leave.
         if let beforeRequest { await beforeRequest() }
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let deadline = clock.deadline(after: timeout)
         let url = RequestBuilder.url(base: base, request: request)
         let headers = [("X-Naver-Client-Id", credentials.clientID), ("X-Naver-Client-Secret", credentials.clientSecret),
                        ("Accept", "application/json"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base)
+        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, clock: clock)
         sender.keys = [credentials.clientID, credentials.clientSecret]
         let requestTrace = ["> GET \(URLRedaction.redact(url.absoluteString))", "> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]"]
         return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: requestTrace,

@@ -33,23 +33,24 @@ public actor RateLimiter {
     private var missed = 0
     /// The latest starts, oldest first (at most `burst`).
     private var recent: [ContinuousClock.Instant] = []
-    private let clock = ContinuousClock()
+    private let clock: any TimerClock
 
-    public init(perSecond rate: Double) {
+    public init(perSecond rate: Double, clock: any TimerClock = SystemClock()) {
         let held = rate.isNaN ? 8 : min(max(rate, Self.rates.lowerBound), Self.rates.upperBound)
         let interval = Duration.nanoseconds(Int64((1_000_000_000 / held).rounded()))
         let burst = max(Self.apiThrottle, Int(held.rounded(.up)))
         // Never shorter than the window the turns alone fill, so that the plain pace is never
         // slowed: at 8 a second 10 turns take 1.25 s; at 10 a second the window is 1 s.
-        self.init(interval: interval, burst: burst, window: min(Self.apiWindow, interval * burst))
+        self.init(interval: interval, burst: burst, window: min(Self.apiWindow, interval * burst), clock: clock)
     }
 
     /// Any spacing, burst and window (for tests: the API's window makes slow ones).
-    init(interval: Duration, burst: Int, window: Duration) {
+    init(interval: Duration, burst: Int, window: Duration, clock: any TimerClock = SystemClock()) {
         self.interval = interval
         self.burst = max(1, burst)
         self.window = window
-        next = ContinuousClock.now
+        self.clock = clock
+        next = clock.now
     }
 
     /// The spacing in use, for tests.
@@ -83,7 +84,7 @@ public actor RateLimiter {
         if fitted > slot && next < fitted + interval { next = fitted + interval }
         slot = fitted
         recent.insert(slot, at: recent.firstIndex { $0 > slot } ?? recent.endIndex)
-        if slot > now { try? await Task.sleep(until: slot, clock: clock) }
+        if slot > now { try? await clock.sleep(until: slot) }
         return slot
     }
 

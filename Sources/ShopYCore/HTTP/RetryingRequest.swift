@@ -23,11 +23,15 @@ package struct RetryingRequest: Sendable {
     /// The keys the request carries: taken out of every answer but a 2xx before it is read
     /// (`KeyRedaction`): what an error line may quote of it never shows them.
     package var keys: [String] = []
+    /// What the backoff, the gate's deadline and the trace's milliseconds are timed by.
+    package var clock: any TimerClock
 
-    package init(transport: any HTTPTransport, retry: RetryPolicy, trace: Tracer, base: URL, label: String? = nil) {
+    package init(transport: any HTTPTransport, retry: RetryPolicy, trace: Tracer, base: URL, label: String? = nil,
+                 clock: any TimerClock = SystemClock()) {
         self.transport = transport
         self.retry = retry
         self.trace = trace
+        self.clock = clock
         host = base.host ?? base.absoluteString
         port = base.port ?? (base.scheme?.lowercased() == "https" ? 443 : 80)
         self.label = label
@@ -44,7 +48,6 @@ package struct RetryingRequest: Sendable {
         retryAfterPastDeadline: ((HTTPResponse, Double) -> Failure)? = nil,
         interpret: (HTTPResponse, _ attempt: Int) throws(Failure) -> AttemptOutcome<Value, Failure>
     ) async throws(Failure) -> Value {
-        let clock = ContinuousClock()
         let tag = label.map { "[\($0)] " } ?? ""
         var attempt = 0
         var retried: Failure?
@@ -53,7 +56,7 @@ package struct RetryingRequest: Sendable {
             if let retried, let beforeRetry {
                 // The gate (a rate limiter, a path that is down) may hold a retry longer than the
                 // deadline allows: the retried error stands at the deadline, and nothing is sent.
-                guard await Self.pass(beforeRetry, before: deadline) else {
+                guard await Self.pass(beforeRetry, before: deadline, clock: clock) else {
                     trace("\(tag)no time left for a retry within --timeout")
                     throw retried
                 }
@@ -94,7 +97,7 @@ package struct RetryingRequest: Sendable {
             let wake = clock.now.advanced(by: .milliseconds(Int64(delay * 1000)))
             trace("\(tag)retry \(attempt)/\(retry.maxRetries) in \(String(format: "%.2f", delay)) s")
             do {
-                try await Task.sleep(until: wake, clock: clock)
+                try await clock.sleep(until: wake)
             } catch {
                 throw failure
             }
@@ -106,14 +109,15 @@ package struct RetryingRequest: Sendable {
     /// (or the task was cancelled: the transport then says so, as before); false at the deadline.
     /// A gate still waiting then is cancelled and not awaited (a path hold ignores cancellation
     /// until its own timeout); a rate limiter's turn given up so is not counted as a request sent.
-    static func pass(_ gate: @escaping @Sendable () async -> Void, before deadline: ContinuousClock.Instant) async -> Bool {
+    static func pass(_ gate: @escaping @Sendable () async -> Void, before deadline: ContinuousClock.Instant,
+                     clock: any TimerClock) async -> Bool {
         let outcome = FirstOutcome()
         let waiting = Task {
             await gate()
             outcome.settle(!Task.isCancelled)
         }
         let timer = Task {
-            try? await Task.sleep(until: deadline, clock: ContinuousClock())
+            try? await clock.sleep(until: deadline)
             outcome.settle(false)
         }
         let opened = await withTaskCancellationHandler {
@@ -123,7 +127,7 @@ package struct RetryingRequest: Sendable {
         }
         waiting.cancel()
         timer.cancel()
-        return opened && (Task.isCancelled || ContinuousClock.now < deadline)
+        return opened && (Task.isCancelled || clock.now < deadline)
     }
 
     /// The first of several answers, handed to one waiter.

@@ -33,13 +33,18 @@ public final class PathWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var path: PathStatus?
     private var stopped = false
-    private var waiters: [UUID: CheckedContinuation<Bool, Never>] = [:]
+    /// A caller of `waitUntilSatisfied`, with the timer that gives up on it.
+    private typealias Waiter = (continuation: CheckedContinuation<Bool, Never>, timer: Task<Void, Never>)
+    private var waiters: [UUID: Waiter] = [:]
+    private let clock: any TimerClock
 
     /// - Parameters:
     ///   - monitor: the monitor to use (a fresh one by default); the watcher starts and cancels it.
+    ///   - clock: what `waitUntilSatisfied`'s timeout is timed by (the context's).
     ///   - onChange: called on a private serial queue, in order, for each transition.
-    public init(monitor: PathMonitor, onChange: @escaping @Sendable (Event) -> Void) {
+    public init(monitor: PathMonitor, clock: any TimerClock = SystemClock(), onChange: @escaping @Sendable (Event) -> Void) {
         self.monitor = monitor
+        self.clock = clock
         self.onChange = onChange
     }
 
@@ -59,12 +64,15 @@ public final class PathWatcher: @unchecked Sendable {
     /// Stops watching; waiters of `waitUntilSatisfied` return false.
     public func stop() {
         monitor.cancel()
-        let pending: [CheckedContinuation<Bool, Never>] = lock.withLock {
+        let pending = lock.withLock {
             stopped = true
             defer { waiters.removeAll() }
             return Array(waiters.values)
         }
-        for waiter in pending { waiter.resume(returning: false) }
+        for waiter in pending {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: false)
+        }
     }
 
     /// The path as last seen; nil until the monitor's first reading (which `start` makes at once).
@@ -78,34 +86,37 @@ public final class PathWatcher: @unchecked Sendable {
     public func waitUntilSatisfied(timeout: Double) async -> Bool {
         if isSatisfied { return true }
         let id = UUID()
+        let deadline = clock.deadline(after: timeout)
         return await withCheckedContinuation { continuation in
             let answer: Bool? = lock.withLock {
                 if path?.isSatisfied ?? true { return true }
                 if stopped { return false }
-                waiters[id] = continuation
+                let timer = Task { [self, clock] in
+                    // Cancelled when the path returns or the watcher stops first.
+                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                    let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+                    waiter?.continuation.resume(returning: false)
+                }
+                waiters[id] = (continuation, timer)
                 return nil
             }
-            if let answer {
-                continuation.resume(returning: answer)
-                return
-            }
-            queue.asyncAfter(deadline: .now() + timeout) { [self] in
-                let waiter = lock.withLock { waiters.removeValue(forKey: id) }
-                waiter?.resume(returning: false)
-            }
+            if let answer { continuation.resume(returning: answer) }
         }
     }
 
     /// Takes each path the monitor reads (internal for tests, which feed paths directly).
     func handle(_ new: PathStatus) {
-        let (old, released): (PathStatus?, [CheckedContinuation<Bool, Never>]) = lock.withLock {
+        let (old, released): (PathStatus?, [Waiter]) = lock.withLock {
             let old = path
             path = new
             guard new.isSatisfied else { return (old, []) }
             defer { waiters.removeAll() }
             return (old, Array(waiters.values))
         }
-        for waiter in released { waiter.resume(returning: true) }
+        for waiter in released {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: true)
+        }
         guard let old, old.isSatisfied != new.isSatisfied else { return }
         onChange(new.isSatisfied ? .restored(new) : .lost(new))
     }

@@ -43,19 +43,31 @@ public enum PictureDecoder {
         guard let (width, height) = format.dimensions(bytes) else {
             return .failure(.corrupt(format: format, detail: "its header is cut short or malformed"))
         }
-        guard (1...PictureLimits.maxSide).contains(width), (1...PictureLimits.maxSide).contains(height) else {
+        guard PictureLimits.decodes(width: width, height: height) else {
             return .failure(.tooManyPixels(width: width, height: height))
         }
         #if canImport(ImageIO)
         return imageIO(bytes, format: format, source: source)
         #else
-        return system(bytes, format: format, source: source, want: want, environment: environment)
+        return system(bytes, format: format, width: width, height: height, source: source, want: want, environment: environment)
         #endif
     }
 
+    /// The JPEG decoder's scale: the smallest of 1/8, 1/4 and 1/2 whose result still covers
+    /// `want`, else 1 (full size).
+    static func jpegScale(width: Int, height: Int, want: (width: Int, height: Int)?) -> Int {
+        guard let want, want.width > 0, want.height > 0 else { return 1 }
+        for scale in [8, 4, 2] where (width + scale - 1) / scale >= want.width && (height + scale - 1) / scale >= want.height {
+            return scale
+        }
+        return 1
+    }
+
     #if !canImport(ImageIO)
-    private static func system(_ bytes: [UInt8], format: PictureFormat, source: String, want: (width: Int, height: Int)?,
-                               environment: [String: String]) -> Result<DecodedPicture, PictureFailure> {
+    /// Decodes into the picture's one buffer, allocated here at the size the header gave (the
+    /// decoder must find the same): no copy is made after decoding.
+    private static func system(_ bytes: [UInt8], format: PictureFormat, width: Int, height: Int, source: String,
+                               want: (width: Int, height: Int)?, environment: [String: String]) -> Result<DecodedPicture, PictureFailure> {
         let library: PictureLibrary
         switch format {
         case .jpeg: library = .jpeg
@@ -64,30 +76,29 @@ public enum PictureDecoder {
         case .gif: library = .gif
         }
         if let failure = library.load(environment: environment) { return .failure(failure) }
-        var image = cshopy_image()
+        let scale = format == .jpeg ? jpegScale(width: width, height: height, want: want) : 1
+        let outWidth = (width + scale - 1) / scale, outHeight = (height + scale - 1) / scale
+        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         var error = [CChar](repeating: 0, count: 256)
-        let side = Int32(PictureLimits.maxSide)
+        let w = Int32(width), h = Int32(height)
         let status: Int32 = bytes.withUnsafeBufferPointer { data in
-            error.withUnsafeMutableBufferPointer { message in
-                switch format {
-                case .jpeg:
-                    return cshopy_decode_jpeg(data.baseAddress, data.count, side, side, Int32(clamping: want?.width ?? 0),
-                                              Int32(clamping: want?.height ?? 0), &image, message.baseAddress, message.count)
-                case .png: return cshopy_decode_png(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
-                case .webp: return cshopy_decode_webp(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
-                case .gif: return cshopy_decode_gif(data.baseAddress, data.count, side, side, &image, message.baseAddress, message.count)
+            pixels.withUnsafeMutableBufferPointer { out in
+                error.withUnsafeMutableBufferPointer { message in
+                    switch format {
+                    case .jpeg: return cshopy_decode_jpeg(data.baseAddress, data.count, w, h, Int32(scale), out.baseAddress, message.baseAddress, message.count)
+                    case .png: return cshopy_decode_png(data.baseAddress, data.count, w, h, out.baseAddress, message.baseAddress, message.count)
+                    case .webp: return cshopy_decode_webp(data.baseAddress, data.count, w, h, out.baseAddress, message.baseAddress, message.count)
+                    case .gif: return cshopy_decode_gif(data.baseAddress, data.count, w, h, out.baseAddress, message.baseAddress, message.count)
+                    }
                 }
             }
         }
-        defer { cshopy_image_free(&image) }
         let words = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard status == 0, let pixels = image.pixels else {
+        guard status == 0 else {
             if status == -2 { return .failure(.corrupt(format: format, detail: "the decoder found another size than the header: \(words)")) }
             return .failure(.corrupt(format: format, detail: words.isEmpty ? "the decoder refused it" : words))
         }
-        let width = Int(image.width), height = Int(image.height)
-        let copy = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
-        return .success(DecodedPicture(width: width, height: height, pixels: copy, source: source))
+        return .success(DecodedPicture(width: outWidth, height: outHeight, pixels: pixels, source: source))
     }
     #endif
 
@@ -100,7 +111,7 @@ public enum PictureDecoder {
             return .failure(.corrupt(format: format, detail: "ImageIO cannot read it"))
         }
         let width = image.width, height = image.height
-        guard width > 0, height > 0, width <= PictureLimits.maxSide, height <= PictureLimits.maxSide else {
+        guard PictureLimits.decodes(width: width, height: height) else {
             return .failure(.tooManyPixels(width: width, height: height))
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -24,6 +24,8 @@ public enum PictureFailure: Error, Equatable, Sendable {
     case drawing(String)
     /// Pictures are turned off (`--images off`), or stdout is no terminal.
     case off(String)
+    /// The picture is no longer wanted (browse left it): its fetch was aborted or its decode dropped.
+    case cancelled
 
     /// One line for `--verbose` (no URL: the caller names it).
     public var reason: String {
@@ -36,10 +38,14 @@ public enum PictureFailure: Error, Equatable, Sendable {
         case .type(let why): return why
         case .tooLarge(let bytes): return "the picture is larger than \(bytes >> 20) MiB"
         case .tooManyPixels(let width, let height):
-            return "the picture is \(width)×\(height) pixels; at most \(PictureLimits.maxSide)×\(PictureLimits.maxSide) are decoded"
+            // Megapixels to one decimal (sides are at most 2^32 - 1 in any header: no overflow).
+            func megapixels(_ pixels: Int) -> String { "\((pixels + 50_000) / 1_000_000).\((pixels + 50_000) / 100_000 % 10)" }
+            return "the picture is \(width)×\(height) pixels (\(megapixels(width * height)) megapixels); at most "
+                + "\(megapixels(PictureLimits.maxPixels)) megapixels and \(PictureLimits.maxSide) a side are decoded"
         case .corrupt(let format, let detail): return "the \(format.name) does not decode: \(Sanitizer.clean(detail))"
         case .drawing(let words): return "libchafa could not draw it: \(Sanitizer.clean(words))"
         case .off(let why): return why
+        case .cancelled: return "the picture is no longer shown"
         }
     }
 
@@ -56,6 +62,21 @@ public enum PictureLimits {
     public static let maxBytes = 8 << 20
     /// The widest and tallest picture decoded (checked from its header first).
     public static let maxSide = 8192
+    /// The most pixels decoded, width × height as the header says, checked before any decoder
+    /// runs: 4096 × 4096. A picture is drawn in at most a window's cells, a few hundred thousand
+    /// pixels even as kitty, iTerm2 or sixel pixels (a whole 4K screen is 8.3 megapixels), and a
+    /// product photo is seldom over 2000 × 2000, while a phone's 12-megapixel photo still fits.
+    /// One decode then holds at most 64 MiB of RGBA (decoded into its one buffer), and its CPU
+    /// time is bounded with it: PNG, WebP and GIF cannot decode smaller than they are, and a
+    /// progressive JPEG keeps the coefficients of the whole picture even when it decodes scaled
+    /// down, so the header's count is what a decode costs. A decompression bomb (8192 × 8192 of
+    /// zeros: 67 megapixels, 268 MB decoded, from a 260 KB PNG) is refused from its header.
+    public static let maxPixels = 4096 * 4096
+
+    /// Whether a `width` × `height` picture is decoded.
+    public static func decodes(width: Int, height: Int) -> Bool {
+        (1...maxSide).contains(width) && (1...maxSide).contains(height) && width * height <= maxPixels
+    }
     /// Redirects followed at most.
     public static let maxRedirects = 3
 }

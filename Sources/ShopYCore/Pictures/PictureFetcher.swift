@@ -92,7 +92,7 @@ public struct PictureFetcher: Sendable {
     static func failure(_ error: TransportError) -> PictureFailure {
         switch error {
         case .timeout: return .transport("the picture did not come within the timeout")
-        case .cancelled: return .transport("cancelled")
+        case .cancelled: return .cancelled
         case .dns: return .transport("its host name does not resolve")
         case .refused: return .transport("the connection was refused")
         case .noAnswer: return .transport("the server closed the connection without answering")

@@ -1,6 +1,8 @@
 import ShopYBase
 /// A product's picture, decoded: from the cache when it is there (no network), else fetched,
 /// decoded, and kept in the cache once it decoded. The one path `shopy show` and browse take.
+/// A cancelled task ends at once with `.cancelled`: its fetch aborted, its decode not started
+/// (or, when already running, not waited for).
 public struct PictureService: Sendable {
     public let fetcher: PictureFetcher
     public let cache: PictureCache?
@@ -21,7 +23,9 @@ public struct PictureService: Sendable {
         guard let link = link?.trimmingASCIIWhitespace(), !link.isEmpty else { return .failure(.noImage("the product has no image URL")) }
         guard PictureFetcher.imageURL(link) != nil else { return .failure(.noImage("the image URL is not an http or https address")) }
         if let cache, let (bytes, format) = cache.read(link) {
-            switch PictureDecoder.decode(bytes, declared: format, source: link, want: want, environment: environment) {
+            switch await decode(bytes, declared: format, source: link, want: want) {
+            case .failure(.cancelled):
+                return .failure(.cancelled)
             case .success(let picture):
                 trace("picture: from the cache (\(bytes.count) bytes, \(format.name))")
                 return .success(picture)
@@ -30,13 +34,14 @@ public struct PictureService: Sendable {
                 trace("picture: the cached copy does not decode (\(failure.reason)); fetching it again")
             }
         }
+        if Task.isCancelled { return .failure(.cancelled) }
         trace("picture: GET \(URLRedaction.redact(link))")
         let fetched: (bytes: [UInt8], declared: PictureFormat)
         switch await fetcher.fetch(link, deadline: deadline) {
         case .success(let answer): fetched = answer
         case .failure(let failure): return .failure(failure)
         }
-        let decoded = PictureDecoder.decode(fetched.bytes, declared: fetched.declared, source: link, want: want, environment: environment)
+        let decoded = await decode(fetched.bytes, declared: fetched.declared, source: link, want: want)
         if case .success = decoded, let cache {
             do {
                 try cache.write(link, bytes: fetched.bytes, format: fetched.declared)
@@ -45,5 +50,17 @@ public struct PictureService: Sendable {
             }
         }
         return decoded
+    }
+
+    /// Decoded on the decode lane (`PictureDecodeLane`): one decode at a time, off the cooperative
+    /// pool; `.cancelled` at once when the task is cancelled, the decode not started if it was
+    /// still queued, else left to finish unwatched.
+    private func decode(_ bytes: [UInt8], declared: PictureFormat, source: String,
+                        want: (width: Int, height: Int)?) async -> Result<DecodedPicture, PictureFailure> {
+        let environment = self.environment
+        let result = await PictureDecodeLane.shared.run {
+            PictureDecoder.decode(bytes, declared: declared, source: source, want: want, environment: environment)
+        }
+        return result ?? .failure(.cancelled)
     }
 }

@@ -23,11 +23,18 @@ package enum PriceExport {
     }
 
     /// Records for imported likes that have none yet; existing records are kept as they are
-    /// (like the likes themselves).
+    /// (like the likes themselves). A Coupang like keeps no price history (Coupang's terms), so
+    /// of its record only the alert, the user's own rule, is taken.
     package static func merge(_ imported: PriceBook, into settings: Settings, liked: Set<String>) {
         var book = settings.prices
         var changed = false
         for (id, record) in imported.records where liked.contains(id) && book[id] == nil {
+            var record = record
+            if ProductID.namespace(of: id) == .coupang {
+                guard let alert = record.alert else { continue }
+                record = PriceRecord()
+                record.alert = alert
+            }
             book[id] = record
             changed = true
         }

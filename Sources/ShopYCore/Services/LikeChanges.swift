@@ -28,14 +28,23 @@ public enum LikeChanges {
         public var changed: Bool { kind == .liked || kind == .unliked }
     }
 
+    /// `lookedUp`: products found by id at their source (`LikeLookup`), for ids that neither
+    /// the last listing nor the catalog holds.
     package static func like(_ targets: [LikeTarget], store: SettingsStore, at likedAt: String,
-                            catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly) throws -> [Change] {
+                            catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly,
+                            lookedUp: [String: Product] = [:]) throws -> [Change] {
         let cutoff = CoupangSource.listingCutoff(likedAt: likedAt)
-        return try change(store, resolve: { try LikeResolution.resolve(targets, listing: $0.lastListing, likes: $0.likes, catalog: catalog, coupangCutoff: cutoff) }) { likes, target, product in
+        return try change(store, resolve: {
+            try LikeResolution.resolve(targets, listing: $0.lastListing, likes: $0.likes, catalog: catalog, coupangCutoff: cutoff, lookedUp: lookedUp)
+        }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }
                 if ProductID.usable(target.text) == nil {
-                    throw SelectionError("'\(Sanitizer.clean(target.text))' is not a productId (a productId is 1 to \(ProductID.maxLength) digits); nothing was liked")
+                    throw SelectionError("'\(Sanitizer.clean(target.text))' is not a productId (a productId is \(ProductID.described)); nothing was liked")
+                }
+                if ProductID.namespace(of: target.text) == .coupang {
+                    // Coupang has no look-up by id, and its terms let shopy keep a listing's rows an hour.
+                    throw SelectionError("\(Sanitizer.clean(target.text)) is not in a listing of the last hour, and Coupang cannot look a product up by its id: search for it and like its row; nothing was liked")
                 }
                 throw SelectionError("product \(Sanitizer.clean(target.text)) is not in the last listing nor in the offline catalog",
                                      hint: "search for it first, then like its row")

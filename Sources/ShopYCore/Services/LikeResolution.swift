@@ -1,8 +1,9 @@
-/// Finds the product behind each target: rows and ids of the last listing first, then the
-/// offline catalog for ids. Everything is resolved before anything changes.
 import ShopYBase
 import ShopYCatalog
 
+/// Finds the product behind each target: rows and ids of the last listing first, then the
+/// offline catalog for ids, then products looked up at their own source (`LikeLookup`: 11번가's
+/// by code). Everything is resolved before anything changes.
 package enum LikeResolution {
     /// Looks a productId up in the catalog a command sees (embedded plus local).
     package typealias CatalogLookup = @Sendable (String) -> WireItem?
@@ -18,11 +19,18 @@ package enum LikeResolution {
     /// there any more, it stands for its productId (`.id`), so that it is never taken for
     /// another product.
     /// `coupangCutoff`: the listing's Coupang rows are not used when it was saved before it
-    /// (`CoupangSource.listingCutoff`: Coupang's terms allow an app to keep its data an hour).
+    /// (`CoupangSource.listingCutoff`: Coupang's terms allow an app to keep its data an hour): a
+    /// row is refused, an id is as if not listed. `lookedUp`: products found by id at their
+    /// source, for ids neither the listing nor the catalog holds.
     package static func resolve(_ targets: [LikeTarget], listing: LastListing?, likes: LikeCollection? = nil,
-                                catalog: CatalogLookup = LikeResolution.embeddedOnly, coupangCutoff: String? = nil) throws(SelectionError) -> [(LikeTarget, Product?)] {
+                                catalog: CatalogLookup = LikeResolution.embeddedOnly, coupangCutoff: String? = nil,
+                                lookedUp: [String: Product] = [:]) throws(SelectionError) -> [(LikeTarget, Product?)] {
+        func expired(_ product: Product, _ listing: LastListing) -> Bool {
+            guard let coupangCutoff else { return false }
+            return listing.savedAt < coupangCutoff && ProductID.namespace(of: product.productId) == .coupang
+        }
         func checkAge(_ product: Product, _ listing: LastListing) throws(SelectionError) {
-            guard let coupangCutoff, listing.savedAt < coupangCutoff, ProductID.namespace(of: product.productId) == .coupang else { return }
+            guard expired(product, listing) else { return }
             throw SelectionError("\(Sanitizer.clean(product.productId)) is a Coupang result listed over an hour ago, and Coupang's terms let shopy keep its data for an hour",
                                  hint: "search again, then use its row")
         }
@@ -45,13 +53,12 @@ package enum LikeResolution {
                     resolved.append((.id(found.id), catalog(found.id).map(ProductMapper.product(from:))))
                 }
             case .id(let id):
-                if let listing, let row = listing.rows.first(where: { $0.product.productId == id }) {
-                    try checkAge(row.product, listing)
+                if let listing, let row = listing.rows.first(where: { $0.product.productId == id }), !expired(row.product, listing) {
                     resolved.append((target, row.product))
                 } else if let item = catalog(id) {
                     resolved.append((target, ProductMapper.product(from: item)))
                 } else {
-                    resolved.append((target, nil))
+                    resolved.append((target, lookedUp[id]))
                 }
             }
         }

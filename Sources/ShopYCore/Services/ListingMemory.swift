@@ -69,14 +69,20 @@ package struct ListingMemory: Sendable {
     /// leaves the last listing as it is). A store that cannot be read or written is the error.
     package func record(_ query: String) throws {
         guard try store.read({ $0.historyEnabled }) else { return }
-        try store.update([.state]) { settings in note(query, in: settings) }
+        try store.update([.state]) { settings in
+            note(query, in: settings)
+            settings.dropExpiredCoupangData(now: now)
+        }
     }
 
     /// Takes `query` out of the history (written only when it was there).
     package func forget(_ query: String) throws {
         try store.update([.state]) { settings in
             let kept = settings.history.filter { $0.query != query }
-            if kept.count != settings.history.count { settings.history = kept }
+            if kept.count != settings.history.count {
+                settings.history = kept
+                settings.dropExpiredCoupangData(now: now)
+            }
         }
     }
 

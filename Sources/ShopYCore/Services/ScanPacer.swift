@@ -18,15 +18,20 @@ package final class ScanPacer: Sendable {
     /// Waits when the network path is down (up to the timeout); then the request queues again.
     private let holdForPath: (@Sendable () async -> Bool)?
 
-    /// - Parameter holdForPath: returns true when it held the request (the path was down), so
-    ///   that it queues at the limiter again.
-    package init(perSecond rate: Double, holdForPath: (@Sendable () async -> Bool)? = nil) {
-        self.limiter = RateLimiter(perSecond: rate)
+    /// - Parameters:
+    ///   - clock: what the limiter's turns are timed by (the context's).
+    ///   - holdForPath: returns true when it held the request (the path was down), so that it
+    ///     queues at the limiter again.
+    package init(perSecond rate: Double, clock: any TimerClock = SystemClock(), holdForPath: (@Sendable () async -> Bool)? = nil) {
+        self.limiter = RateLimiter(perSecond: rate, clock: clock)
         self.holdForPath = holdForPath
     }
 
     /// Requests that went to the server.
     package var sent: Int { counter.count }
+
+    /// Pages waiting for the first answer's total (for tests, which hold them there).
+    var waitingForTotal: Int { gate.waiting }
 
     /// The total an answer reported: pages starting past it are not sent (totals only shrink).
     package func learn(total: Int) { gate.lower(to: total) }
@@ -99,6 +104,8 @@ package final class ScanPacer: Sendable {
         }
 
         func allows(_ start: Int) -> Bool { lock.withLock { start == 1 || start <= (total ?? .max) } }
+
+        var waiting: Int { lock.withLock { waiters.count } }
 
         /// Returns once an answer has told the total, or when the task is cancelled: true when
         /// it had to wait (the total was not known yet).

@@ -106,7 +106,7 @@ extension LikeCollection {
                             return
                         }
                         guard LikeCollection.isProductID(quoted: UnsafeBufferPointer(rebasing: buffer[range])) else {
-                            problem = StoredValueError("has a \"productId\" that is not 1 to \(ProductID.maxLength) ASCII digits")
+                            problem = StoredValueError("has a \"productId\" that is not \(ProductID.described)")
                             return
                         }
                         hasID = true

@@ -88,7 +88,7 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
     /// Adds a like unless its product is liked already; true when added. The like's stored form is
     /// checked by the rules the reader applies to a journal line (`element(from:)`), so that what
     /// the store would call damage on the next read — a negative productType from a hostile
-    /// server, an id that is not 1 to 32 digits — is refused here, before anything is written.
+    /// server, an id that is not a usable productId — is refused here, before anything is written.
     public mutating func insert(_ like: Like) throws(StoredValueError) -> Bool {
         guard !contains(like.product.productId) else { return false }
         let element = try LikeCollection.element(from: ArraySlice(JSONWriter.serialize(like.json)))

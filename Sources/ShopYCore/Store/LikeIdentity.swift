@@ -1,5 +1,5 @@
 /// The rules that keep every stored like removable: its productId is the product rule's
-/// (`ProductID`: 1 to 32 ASCII digits, as bytes, no escapes), and no id is listed twice in a
+/// (`ProductID`: 1 to 32 ASCII digits, alone or after `11st:` or `coupang:`, as bytes, no escapes), and no id is listed twice in a
 /// snapshot or liked twice in one journal transaction.
 import ShopYBase
 

@@ -6,7 +6,7 @@ import ShopYBase
 public struct LikedRows: Codable, Equatable, Sendable {
     public private(set) var joined: String
 
-    /// Nil when an id is not usable (1 to 32 ASCII digits): a like's id always is.
+    /// Nil when an id is not usable (`ProductID`): a like's id always is.
     public init?(_ ids: [String]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(ids.count * 12)
@@ -26,21 +26,18 @@ public struct LikedRows: Codable, Equatable, Sendable {
         self.joined = joined
     }
 
-    /// Empty, or ids of 1 to 32 ASCII digits with a comma between each two.
+    /// Empty, or usable ids (`ProductID`: digits, bare or after `11st:` or `coupang:`) with a
+    /// comma between each two.
     static func isList(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            var length = 0
-            for byte in bytes {
-                if byte == UInt8(ascii: ",") {
-                    guard length > 0 else { return false }
-                    length = 0
-                } else {
-                    guard byte >= 0x30 && byte <= 0x39, length < ProductID.maxLength else { return false }
-                    length += 1
-                }
+            guard !bytes.isEmpty else { return true }
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: ",") {
+                guard ProductID.isUsable(UnsafeBufferPointer(rebasing: bytes[start..<i])) else { return false }
+                start = i + 1
             }
-            return bytes.isEmpty || length > 0
+            return true
         }
     }
 

@@ -50,7 +50,7 @@ public struct Like: Equatable, Sendable {
             }
         }
         guard let id = try string("productId", required: true), !id.isEmpty else { throw StoredValueError("has an empty \"productId\"") }
-        guard ProductID.usable(id) == id else { throw StoredValueError("has a \"productId\" that is not 1 to \(ProductID.maxLength) ASCII digits") }
+        guard ProductID.usable(id) == id else { throw StoredValueError("has a \"productId\" that is not \(ProductID.described)") }
         var categories: [String] = []
         switch o["categories"] {
         case nil, .null?: break

@@ -162,7 +162,7 @@ package enum LikesJournal {
                           object["op"]?.stringValue == "unlike", case .string(let id)? = object["productId"], !id.isEmpty else {
                         throw StoredValueError("is neither a like nor an unlike")
                     }
-                    guard ProductID.usable(id) == id else { throw StoredValueError("unlikes a \"productId\" that is not 1 to \(ProductID.maxLength) ASCII digits") }
+                    guard ProductID.usable(id) == id else { throw StoredValueError("unlikes a \"productId\" that is not \(ProductID.described)") }
                     changes.append(.remove(id))
                 }
             } catch {

@@ -9,13 +9,17 @@ public struct DataLabClient: Sendable {
     public var transport: any HTTPTransport
     public var retry: RetryPolicy
     public var trace: Tracer
+    /// What the deadline and the retries' backoff are timed by.
+    public var clock: any TimerClock
 
-    public init(base: URL, keys: DataLabKeys, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), trace: Tracer = .off) {
+    public init(base: URL, keys: DataLabKeys, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), trace: Tracer = .off,
+                clock: any TimerClock = SystemClock()) {
         self.base = base
         self.keys = keys
         self.transport = transport
         self.retry = retry
         self.trace = trace
+        self.clock = clock
     }
 
     var host: String { base.host ?? base.absoluteString }
@@ -34,7 +38,7 @@ public struct DataLabClient: Sendable {
         let body = request.bodyBytes
         let headers = keys.headers + [("Content-Type", "application/json"), ("Accept", "application/json"),
                                       ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: label)
+        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: label, clock: clock)
         sender.keys = [keys.id, keys.secret]
         let requestTrace = ["> POST \(url.absoluteString) [\(label)] \(String(decoding: body, as: UTF8.self))", "> \(keys.redactedHeaders)"]
         return try await sender.send(HTTPRequest(method: .post, url: url, headers: headers, body: body), deadline: deadline, timeout: timeout,

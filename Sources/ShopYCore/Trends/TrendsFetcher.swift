@@ -15,7 +15,7 @@ public struct TrendsFetcher: Sendable {
 
     public func run(_ comparison: TrendsComparison) async throws(DataLabError) -> TrendsResult {
         let periods = comparison.range.periods
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let deadline = client.clock.deadline(after: timeout)
         if let by = comparison.by {
             trace("trends: \(comparison.series[0].name) by \(by.rawValue): 1 request")
             let answer = try await client.send(comparison.breakdownRequest(by), periods: periods, deadline: deadline, timeout: timeout, label: "1/1")

@@ -9,14 +9,17 @@ package struct TrendsService: Sendable {
     package var network: any NetworkProvider
     package var trace: Tracer
     package var diagnostics: any DiagnosticsSink
+    /// What the requests' deadline and backoff are timed by.
+    package var clock: any TimerClock
 
     package init(environment: [String: String], transport: (any HTTPTransport)?, network: any NetworkProvider,
-                 trace: Tracer, diagnostics: any DiagnosticsSink) {
+                 trace: Tracer, diagnostics: any DiagnosticsSink, clock: any TimerClock = SystemClock()) {
         self.environment = environment
         self.transport = transport
         self.network = network
         self.trace = trace
         self.diagnostics = diagnostics
+        self.clock = clock
     }
 
     /// Why the trends cannot be asked for at all (no keys), or nil.
@@ -56,6 +59,6 @@ package struct TrendsService: Sendable {
         case .developers:
             trace("DataLab: \(base.absoluteString) with Developers Center keys (\(keys.variableNames)); they stop working on 2027-06-30: move to API HUB (NAVER_API_HUB_KEY_ID / NAVER_API_HUB_KEY)")
         }
-        return DataLabClient(base: base, keys: keys, transport: transport ?? SystemTransport.shared, trace: trace)
+        return DataLabClient(base: base, keys: keys, transport: transport ?? SystemTransport.shared, trace: trace, clock: clock)
     }
 }

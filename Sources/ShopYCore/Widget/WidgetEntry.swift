@@ -19,14 +19,19 @@ public struct WidgetItem: Equatable, Sendable {
     /// The link `shopy widget open N` opens (checked http/https when used).
     public var link: String?
     public var tone: Tone
+    /// When the Coupang results it shows were fetched (nil: it shows none). Coupang's terms let
+    /// an app keep them an hour (`WidgetCoupangExpiry`).
+    public var coupangFetchedAt: Date?
 
-    public init(optionID: String, kind: WidgetOption.Kind, short: String, line: String, link: String? = nil, tone: Tone = .normal) {
+    public init(optionID: String, kind: WidgetOption.Kind, short: String, line: String, link: String? = nil, tone: Tone = .normal,
+                coupangFetchedAt: Date? = nil) {
         self.optionID = optionID
         self.kind = kind
         self.short = short
         self.line = line
         self.link = link
         self.tone = tone
+        self.coupangFetchedAt = coupangFetchedAt
     }
 }
 

@@ -12,6 +12,9 @@ public struct WidgetState: Sendable {
     public var due: WidgetDue.Reason?
     /// The last refresh started, when one was recorded.
     public var attempt: WidgetRefreshAttempt?
+    /// The timeline file still holds Coupang results older than an hour (not shown: `timeline`
+    /// and `entry` have them replaced); `shopy widget` rewrites the file without them.
+    public var holdsExpiredCoupang = false
 
     public init(entry: WidgetEntry, selection: WidgetSelection, policy: WidgetPolicy, timeline: WidgetTimeline?, due: WidgetDue.Reason?,
                 attempt: WidgetRefreshAttempt? = nil) {
@@ -74,7 +77,7 @@ public struct WidgetProvider: Sendable {
             let empty = WidgetSelection(shown: [], isDefault: true, overflow: [], missing: [])
             return WidgetState(entry: .failure(error, at: now), selection: empty, policy: .atEnd, timeline: nil, due: nil)
         }
-        let timeline = WidgetTimeline.load(directory: store.directory, name: name)
+        let (timeline, expired) = WidgetCoupangExpiry.load(directory: store.directory, name: name, now: now)
         let attempt = WidgetRefreshAttempt.load(directory: store.directory, name: name)
         let due = WidgetDue.reason(timeline: timeline, policy: policy, fingerprint: StoreFingerprint.of(directory: store.directory),
                                    shownIDs: selection.shown.map(\.id), now: now, attempt: attempt)
@@ -83,7 +86,9 @@ public struct WidgetProvider: Sendable {
             liveItem(option, view: view) ?? cached?.items.first(where: { $0.optionID == option.id }) ?? WidgetItems.pending(option)
         }
         let entry = WidgetEntry(date: cached?.date ?? now, items: items, stale: due != nil)
-        return WidgetState(entry: entry, selection: selection, policy: policy, timeline: timeline, due: due, attempt: attempt)
+        var state = WidgetState(entry: entry, selection: selection, policy: policy, timeline: timeline, due: due, attempt: attempt)
+        state.holdsExpiredCoupang = expired
+        return state
     }
 
     /// Items read from the store itself; nil for those the refresh fills.

@@ -63,12 +63,15 @@ public enum WidgetRefresher {
                     let size = option.kind == .popular ? 3 : 1
                     if source.kind != .catalog { requests += source.kinds.filter { $0 != .catalog }.count }
                     let page = try await TopItems.fetch(option.subject ?? "", count: size, from: source)
-                    items.append(option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
-                                                         : WidgetItems.history(option.subject ?? "", page.items.first))
+                    let item = option.kind == .popular ? WidgetItems.popular(option.subject ?? "", page.items)
+                                                       : WidgetItems.history(option.subject ?? "", page.items.first)
+                    items.append(WidgetCoupangExpiry.stamped(item, shown: page.items.prefix(size), at: now))
                 } catch {
                     let errorClass = WidgetErrors.errorClass(error)
                     failures.append((option.id, errorClass))
-                    items.append(previous?.items.first(where: { $0.optionID == option.id }) ?? WidgetItems.failed(option, errorClass: errorClass))
+                    // The last good value, unless it is Coupang's past the hour its terms allow.
+                    let last = previous?.items.first { $0.optionID == option.id && WidgetCoupangExpiry.mayCarry($0, at: now) }
+                    items.append(last ?? WidgetItems.failed(option, errorClass: errorClass))
                 }
             case .trends:
                 guard option.available else { continue }

@@ -6,7 +6,10 @@ import ShopYBase
 /// and its items as the refresh built them), the policy, and what the refresh saw (the store's
 /// fingerprint and the ids it was built for), so that `shopy widget` knows when it is due.
 public struct WidgetTimeline: Equatable, Sendable {
-    public static let schema = 1
+    /// 2: items note when the Coupang results they show were fetched (`coupangFetchedAt`). A
+    /// timeline of another schema is not read: it is a cache, and the next refresh replaces it
+    /// (a schema 1 one could hold Coupang lines of unknown age).
+    public static let schema = 2
 
     public var name: String
     public var generatedAt: Date
@@ -43,8 +46,10 @@ public struct WidgetTimeline: Equatable, Sendable {
 
     public var json: JSONValue {
         func item(_ i: WidgetItem) -> JSONValue {
-            .object(JSONObject(["option": .string(i.optionID), "kind": .string(i.kind.rawValue), "short": .string(i.short),
-                                "line": .string(i.line), "link": .string(orNull: i.link), "tone": .string(i.tone.rawValue)]))
+            var o = JSONObject(["option": .string(i.optionID), "kind": .string(i.kind.rawValue), "short": .string(i.short),
+                                "line": .string(i.line), "link": .string(orNull: i.link), "tone": .string(i.tone.rawValue)])
+            if let fetched = i.coupangFetchedAt { o["coupangFetchedAt"] = .string(WidgetClock.format(fetched)) }
+            return .object(o)
         }
         var policyObject = JSONObject(["kind": .string(policyKind)])
         if case .after(let date) = policy { policyObject["date"] = .string(WidgetClock.format(date)) }
@@ -99,9 +104,12 @@ public struct WidgetTimeline: Equatable, Sendable {
                 guard let io = i.objectValue, let kind = WidgetOption.Kind(rawValue: try string(io["kind"], "item kind")) else {
                     throw DecodeError(problem: "has a bad item")
                 }
+                var fetched: Date?
+                if let value = io["coupangFetchedAt"], value != .null { fetched = try date(value, "item coupangFetchedAt") }
                 items.append(WidgetItem(optionID: try string(io["option"], "item option"), kind: kind, short: try string(io["short"], "item text"),
                                         line: try string(io["line"], "item line"), link: io["link"]?.stringValue,
-                                        tone: io["tone"]?.stringValue.flatMap(WidgetItem.Tone.init(rawValue:)) ?? .normal))
+                                        tone: io["tone"]?.stringValue.flatMap(WidgetItem.Tone.init(rawValue:)) ?? .normal,
+                                        coupangFetchedAt: fetched))
             }
             entries.append(WidgetEntry(date: try date(eo["date"], "entry date"), items: items))
         }

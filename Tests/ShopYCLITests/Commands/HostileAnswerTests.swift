@@ -7,6 +7,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYCoreTestSupport
 
 /// Answers each request with what `answer` makes of it; counts the requests.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
@@ -32,11 +33,12 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
 /// Runs shopy in process against a transport, with keys set and a loopback base (no path check).
 enum HostileRun {
     static func run(_ arguments: [String], transport: any HTTPTransport, home: String? = nil,
-                    base: String = "http://127.0.0.1:9", terminal: Bool = false) async -> CLIRun {
+                    base: String = "http://127.0.0.1:9", terminal: Bool = false, clock: any TimerClock = SystemClock()) async -> CLIRun {
         let dir = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("shopy-hostile-\(UUID().uuidString)").path
         defer { if home == nil { try? FileManager.default.removeItem(atPath: dir) } }
         let env = ["NAVER_CLIENT_ID": "id", "NAVER_CLIENT_SECRET": "secret", "SHOPY_API_BASE": base, "SHOPY_HOME": dir]
-        let io = IO.capture(environment: env, stdoutIsTerminal: terminal)
+        var io = IO.capture(environment: env, stdoutIsTerminal: terminal)
+        io.clock = clock
         let code = await ShopY.main(arguments, io: io, transport: transport)
         return CLIRun(code: code, stdout: io.stdout.text, stderr: io.stderr.text)
     }
@@ -108,11 +110,11 @@ final class HostileAnswerTests: XCTestCase {
             let transport = ScriptedTransport { _ in
                 HTTPResponse(status: status, headers: ["retry-after": value], body: Array(#"{"errorMessage":"slow down","errorCode":"012"}"#.utf8))
             }
-            let started = Date()
-            let run = await HostileRun.run(["search", "후드티", "--timeout", "5"], transport: transport)
+            let clock = TestClock(immediate: true)
+            let run = await HostileRun.run(["search", "후드티", "--timeout", "5"], transport: transport, clock: clock)
             XCTAssertEqual(run.code, 75, "\(status) \(value): \(run.stderr)")
             XCTAssertEqual(transport.requests, 1, "no retry when the wait passes the deadline")
-            XCTAssertLessThan(Date().timeIntervalSince(started), 2, "gave up at once")
+            XCTAssertEqual(clock.sleeps, [], "gave up at once: \(status) \(value)")
             XCTAssertTrue(run.stderr.contains("asked to wait"), run.stderr)
         }
     }
@@ -120,9 +122,17 @@ final class HostileAnswerTests: XCTestCase {
     func testRetryAfterThatIsNotRFC9110FallsBackToTheBackoff() async {
         for value in ["1e300", "inf", "-1"] {
             let transport = ScriptedTransport { _ in HTTPResponse(status: 500, headers: ["retry-after": value], body: []) }
-            let run = await HostileRun.run(["search", "후드티", "--timeout", "5"], transport: transport)
+            let clock = TestClock(immediate: true)
+            let run = await HostileRun.run(["search", "후드티", "--timeout", "5"], transport: transport, clock: clock)
             XCTAssertEqual(run.code, 69, "\(value): \(run.stderr)")
             XCTAssertEqual(transport.requests, 4, "\(value): retried with the backoff")
+            // The backoff: 0.25 s doubling, each between half and all of it (full jitter).
+            let sleeps = clock.sleeps
+            XCTAssertEqual(sleeps.count, 3, "\(value): \(sleeps)")
+            for (retry, wait) in sleeps.enumerated() {
+                let full = Duration.milliseconds(250 << retry)
+                XCTAssertTrue(wait >= full / 2 - .milliseconds(1) && wait <= full, "\(value): retry \(retry + 1) waited \(wait)")
+            }
         }
     }
 

@@ -21,7 +21,7 @@ final class LikeTargetTests: XCTestCase {
         XCTAssertEqual(try LikeTarget.parse("3", forceID: true), .id("3"))
         XCTAssertEqual(try LikeTarget.parse("80285861246", forceID: false), .id("80285861246"))
         XCTAssertEqual(message(String(repeating: "1", count: 33), forceID: true),
-                       "'\(String(repeating: "1", count: 33))' is not a productId (a productId is 1 to 32 digits)")
+                       "'\(String(repeating: "1", count: 33))' is not a productId (a productId is 1 to 32 ASCII digits, alone or after 11st: or coupang:)")
     }
 
     func testLikeByAnIdThatIsNoProductIdSaysSo() async throws {
@@ -30,14 +30,14 @@ final class LikeTargetTests: XCTestCase {
         let io = IO.capture(environment: ["SHOPY_HOME": home])
         let code = await ShopY.main(["like", "--id", "abc"], io: io, transport: NoNetworkTransport())
         XCTAssertEqual(code, 64)
-        XCTAssertEqual(io.stderr.text, "shopy: 'abc' is not a productId (a productId is 1 to 32 digits); nothing was liked\n")
+        XCTAssertEqual(io.stderr.text, "shopy: 'abc' is not a productId (a productId is 1 to 32 ASCII digits, alone or after 11st: or coupang:); nothing was liked\n")
     }
 
     func testAHugeArgumentIsQuotedCut() {
         let huge = String(repeating: "9", count: 100_000)
         let text = message(huge, forceID: true) ?? ""
         XCTAssertLessThan(text.utf8.count, 200, "cut, not echoed whole")
-        XCTAssertTrue(text.hasSuffix("is not a productId (a productId is 1 to 32 digits)"), text)
+        XCTAssertTrue(text.hasSuffix("is not a productId (a productId is 1 to 32 ASCII digits, alone or after 11st: or coupang:)"), text)
         let escape = message("1\u{1B}[31m2", forceID: true) ?? ""
         XCTAssertFalse(escape.contains("\u{1B}"), escape)
     }

@@ -12,11 +12,19 @@ import Darwin
 @testable import ShopYBase
 
 final class LikesFileBoundsTests: XCTestCase {
-    /// Unblocks a FIFO after `seconds` (should the command hang on it, the test fails instead of hanging).
-    private func watchdog(_ fifo: String, write: Bool, after seconds: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            let fd = open(fifo, (write ? O_WRONLY : O_RDONLY) | O_NONBLOCK)
-            if fd >= 0 {
+    /// Opens the FIFO's other end after `seconds`, without blocking, so that a command stuck
+    /// opening it would get free and the test end instead of hanging. `needed`: whether it found
+    /// one stuck (for the write end: a reader had the FIFO open).
+    private final class Rescue: @unchecked Sendable {
+        private let lock = NSLock()
+        private var found = false
+        var needed: Bool { lock.withLock { found } }
+
+        init(_ fifo: String, write: Bool, after seconds: Double) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let fd = open(fifo, (write ? O_WRONLY : O_RDONLY) | O_NONBLOCK)
+                guard fd >= 0 else { return }
+                if write { lock.withLock { found = true } }
                 if !write { DispatchQueue.global().asyncAfter(deadline: .now() + 1) { close(fd) } } else { close(fd) }
             }
         }
@@ -27,10 +35,9 @@ final class LikesFileBoundsTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
         let fifo = home.path + "/in.fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        watchdog(fifo, write: true, after: 4)
-        let started = Date()
+        let rescue = Rescue(fifo, write: true, after: 4)
         let run = await home.run(["likes", "import", fifo])
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "import blocked on the FIFO")
+        XCTAssertFalse(rescue.needed, "import blocked opening the FIFO")
         XCTAssertEqual(run.code, 74, run.stderr)
         XCTAssertTrue(run.stderr.contains("is a FIFO, not a regular file") && run.stderr.contains("likes import -"), run.stderr)
         // A device too (never read: /dev/zero would never end).
@@ -55,10 +62,9 @@ final class LikesFileBoundsTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
         let fifo = home.path + "/out.fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        watchdog(fifo, write: false, after: 4)
-        let started = Date()
+        // Had export blocked opening the FIFO, the rescue's reader would have let it write (0).
+        _ = Rescue(fifo, write: false, after: 4)
         let run = await home.run(["likes", "export", fifo])
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "export blocked on the FIFO")
         XCTAssertEqual(run.code, 74, run.stderr)
         XCTAssertTrue(run.stderr.contains("FIFO that no process is reading"), run.stderr)
         // With a reader, and to a character device, export writes as before.

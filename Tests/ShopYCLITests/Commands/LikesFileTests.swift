@@ -118,7 +118,7 @@ final class LikesFileTests: XCTestCase {
     func testAnImportOfABadIdIsMalformedAndNamesTheLike() async throws {
         let home = Home()
         try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
-        for (body, expected) in [(#"[{"productId":"1"},{"productId":"abc"}]"#, "like 2 has a \"productId\" that is not 1 to 32 ASCII digits"),
+        for (body, expected) in [(#"[{"productId":"1"},{"productId":"abc"}]"#, "like 2 has a \"productId\" that is not 1 to 32 ASCII digits, alone or after 11st: or coupang:"),
                                  (#"[{"productId":" 12 "}]"#, "like 1 has a \"productId\""),
                                  (#"[{"productId":"123456789012345678901234567890123"}]"#, "like 1 has a \"productId\""),
                                  (#"[{"title":"no id"}]"#, "like 1 has no \"productId\"")] {

@@ -10,6 +10,7 @@ import XCTest
 @testable import ShopYEmulator
 @testable import ShopYBase
 import ShopYTestSupport
+import ShopYCoreTestSupport
 
 final class RankGateTests: XCTestCase {
     func emulator(latency: Int) throws -> EmulatorServer {
@@ -57,23 +58,27 @@ final class RankGateTests: XCTestCase {
     }
 
     func testTheGateReleasesWaitersWhenTheTotalIsKnownAndOnCancel() async throws {
-        let pacer = ScanPacer(perSecond: 100)
+        let clock = TestClock()
+        let pacer = ScanPacer(perSecond: 100, clock: clock)
         async let second = pacer.admit(start: 101)
         async let third = pacer.admit(start: 201)
         let first = await pacer.admit(start: 1)
         XCTAssertTrue(first, "the first page never waits for a total")
-        try await Task.sleep(for: .milliseconds(50))
+        await settle { pacer.waitingForTotal == 2 }
+        clock.advance(by: .milliseconds(50))
         pacer.learn(total: 150)
         let (a, b) = await (second, third)
         XCTAssertTrue(a, "101 is within 150")
         XCTAssertFalse(b, "201 is past 150: not sent")
         XCTAssertEqual(pacer.sent, 2)
 
-        let waiting = Task { await ScanPacer(perSecond: 100).admit(start: 101) }
-        try await Task.sleep(for: .milliseconds(20))
+        let idle = ScanPacer(perSecond: 100, clock: clock)
+        let waiting = Task { await idle.admit(start: 101) }
+        await settle { idle.waitingForTotal == 1 }
         waiting.cancel()
         let admitted = await waiting.value
         XCTAssertFalse(admitted, "a cancelled scan's waiters return, unsent")
+        XCTAssertEqual(idle.sent, 0)
     }
 }
 

@@ -7,44 +7,6 @@ import XCTest
 @testable import ShopYCatalog
 import ShopYTestSupport
 
-/// The providers' recorded shapes in Fixtures/elevenst and Fixtures/coupang (Fixtures/README.md
-/// says where each shape comes from), and an in-process emulator with the live sources' keys.
-enum LiveFixtures {
-    static let directory = Repository.fixtures()
-
-    static func bytes(_ path: String) throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: directory.appendingPathComponent(path)))
-    }
-}
-
-/// A fake source for the merge: a fixed page, or an error, after an optional delay.
-struct FixedSource: ProductSource {
-    var kind: SourceKind
-    var outcome: Result<[Product], SourceError>
-    var total: Int? = nil
-    var delay: Duration = .zero
-    var inFlight: InFlight? = nil
-
-    func search(_ request: SearchRequest) async throws -> SearchPage {
-        inFlight?.enter()
-        defer { inFlight?.leave() }
-        if delay > .zero { try await Task.sleep(for: delay) }
-        let items = try outcome.get()
-        return SearchPage(query: request.query, sort: request.sort, source: kind, total: total ?? items.count, start: request.start,
-                          display: items.count, items: items)
-    }
-}
-
-/// How many searches ran at once, at most.
-final class InFlight: @unchecked Sendable {
-    private let lock = NSLock()
-    private var now = 0
-    private(set) var most = 0
-
-    func enter() { lock.withLock { now += 1; most = max(most, now) } }
-    func leave() { lock.withLock { now -= 1 } }
-}
-
 extension XCTestCase {
     /// An emulator on an ephemeral loopback port, stopped after the test.
     func liveEmulator(catalog: Catalog = .embedded, _ configure: (inout EmulatorConfig) -> Void = { _ in }) throws -> EmulatorServer {
@@ -91,5 +53,19 @@ extension XCTestCase {
         let io = IO.capture(environment: environment, stdoutIsTerminal: terminal)
         let code = await ShopY.main(arguments, io: io, transport: SystemTransport.shared)
         return CLIRun(code: code, stdout: io.stdout.text, stderr: io.stderr.text)
+    }
+}
+
+extension EmulatorServer {
+    /// `/_emulator/stats` as JSON.
+    func stats() async throws -> JSONValue {
+        let response = try await SystemTransport.shared.send(HTTPRequest(url: URL(string: baseURL + "/_emulator/stats")!),
+                                                             deadline: .now.advanced(by: .seconds(5)))
+        return try JSONParser.parse(response.body)
+    }
+
+    /// Requests the emulator's `api` (`elevenst`, `coupang`) received.
+    func requests(_ api: String) async throws -> Int {
+        try await stats()[api]?["requests"]?.intValue ?? -1
     }
 }

@@ -55,8 +55,9 @@ enum TrendsFixture {
     }
 
     static func run(_ arguments: [String], environment: [String: String], transport: any HTTPTransport,
-                    terminal: Bool = false, columns: Int? = nil) async -> CLIRun {
-        let io = IO.capture(environment: environment, stdoutIsTerminal: terminal, columns: columns, now: { now })
+                    terminal: Bool = false, columns: Int? = nil, clock: any TimerClock = SystemClock()) async -> CLIRun {
+        var io = IO.capture(environment: environment, stdoutIsTerminal: terminal, columns: columns, now: { now })
+        io.clock = clock
         let code = await ShopY.main(["trends"] + arguments, io: io, transport: transport)
         return CLIRun(code: code, stdout: io.stdout.text, stderr: io.stderr.text)
     }

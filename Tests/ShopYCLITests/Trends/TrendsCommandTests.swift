@@ -6,6 +6,7 @@ import XCTest
 @testable import ShopYCLI
 @testable import ShopYEmulator
 @testable import ShopYBase
+import ShopYCoreTestSupport
 
 final class TrendsCommandTests: XCTestCase {
     typealias F = TrendsFixture
@@ -138,13 +139,21 @@ final class TrendsCommandTests: XCTestCase {
         let run = await F.run(["categories", "99"] + range, environment: keys, transport: transport)
         XCTAssertEqual(run.code, 1)
         XCTAssertTrue(run.stderr.contains("Invalid parameter (category: 99)"), run.stderr)
-        // A throttle asking for an absurd wait gives up at once (and the arithmetic does not overflow).
-        for retryAfter in ["1e300", "inf", "86400"] {
-            let started = Date()
+        // A throttle asking for an absurd wait never waits it (and the arithmetic does not
+        // overflow): a wait past the deadline gives up at once; a value RFC 9110 does not allow
+        // falls back to the backoff (3 retries, 0.25 s doubling).
+        for (retryAfter, backsOff) in [("1e300", true), ("inf", true), ("86400", false)] {
+            let clock = TestClock(immediate: true)
             let throttled = await F.run(["categories", "99"] + range, environment: keys, transport: FixedAnswerTransport(
-                status: 429, body: #"{"errorMessage":"Rate limit exceeded.","errorCode":"012"}"#, headers: ["retry-after": retryAfter]))
+                status: 429, body: #"{"errorMessage":"Rate limit exceeded.","errorCode":"012"}"#, headers: ["retry-after": retryAfter]),
+                clock: clock)
             XCTAssertEqual(throttled.code, 75, throttled.stderr)
-            XCTAssertLessThan(Date().timeIntervalSince(started), 2, retryAfter)
+            if backsOff {
+                XCTAssertEqual(clock.sleeps.count, 3, "\(retryAfter): \(clock.sleeps)")
+                XCTAssertTrue(clock.sleeps.allSatisfy { $0 <= .seconds(1) }, "\(retryAfter): \(clock.sleeps)")
+            } else {
+                XCTAssertEqual(clock.sleeps, [], "gave up at once: \(retryAfter)")
+            }
         }
         // A 200 that is not DataLab's answer.
         let wrong = await F.run(["categories", "99"] + range, environment: keys, transport: FixedAnswerTransport(status: 200, body: #"{"results":[]}"#))

@@ -1,11 +1,12 @@
 // Tests for Sources/ShopYCore/HTTP/RateLimiter.swift: turns at the rate, turns that passed unused
 // taken at once only by requests catching up, and never more than the burst in a window. The
-// checks are on the starts the limiter gave (what it decided), so the machine's load cannot make
-// them pass or fail; only the scenario is timed.
+// limiter runs on a test clock: time passes when the test advances it, and the starts it gives
+// are checked to the millisecond.
 
 import Foundation
 import XCTest
 @testable import ShopYCore
+import ShopYCoreTestSupport
 
 final class RateLimiterTurnTests: XCTestCase {
     let interval = Duration.milliseconds(50)
@@ -22,59 +23,89 @@ final class RateLimiterTurnTests: XCTestCase {
     func assertTurns(_ starts: [ContinuousClock.Instant], file: StaticString = #filePath, line: UInt = #line) {
         let sorted = starts.sorted()
         for (k, start) in sorted.enumerated() {
-            XCTAssertGreaterThanOrEqual(start - sorted[0], interval * k - .microseconds(1), "start \(k) came before its turn", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(start - sorted[0], interval * k, "start \(k) came before its turn", file: file, line: line)
         }
     }
 
-    func testRequestsCatchingUpTakeThePassedTurnsAtOnceAndNoMore() async throws {
-        let limiter = RateLimiter(interval: interval, burst: 100, window: .milliseconds(300))
-        let first = await limiter.acquire()
-        // Four turns pass (50, 100, 150, 200 ms) while three pages wait for something else.
-        try await Task.sleep(for: .milliseconds(220))
-        var starts = [first]
-        for _ in 0..<5 { starts.append(await limiter.acquire(catchingUp: true)) }
-        let resumed = starts[1]
-        for start in starts[2...4] {
-            XCTAssertLessThan(start - resumed, .milliseconds(20), "the four passed turns are taken at once (none waits a turn)")
+    /// Milliseconds of each start after `origin`.
+    func offsets(_ starts: [ContinuousClock.Instant], from origin: ContinuousClock.Instant) -> [Int64] {
+        starts.map { start in
+            let offset = start - origin
+            return offset.components.seconds * 1000 + offset.components.attoseconds / 1_000_000_000_000_000
         }
-        XCTAssertGreaterThanOrEqual(starts[5] - first, interval * 5, "the fifth waits for a turn of its own (250 ms)")
-        XCTAssertGreaterThan(starts[5], resumed, "it does not go at once")
+    }
+
+    func testRequestsCatchingUpTakeThePassedTurnsAtOnceAndNoMore() async {
+        let clock = TestClock()
+        let limiter = RateLimiter(interval: interval, burst: 100, window: .milliseconds(300), clock: clock)
+        let first = await limiter.acquire()
+        XCTAssertEqual(first, clock.start, "the first turn is now")
+        // Four turns pass (50, 100, 150, 200 ms) while the pages wait for something else.
+        clock.advance(by: .milliseconds(220))
+        var starts = [first]
+        for _ in 0..<4 { starts.append(await limiter.acquire(catchingUp: true)) }
+        XCTAssertEqual(clock.sleeps, [], "the four passed turns are taken at once (none waits)")
+        async let fifth = limiter.acquire(catchingUp: true)
+        await clock.sleeping()
+        clock.advance(to: clock.nextDeadline ?? clock.now)
+        starts.append(await fifth)
+        XCTAssertEqual(offsets(starts, from: first), [0, 220, 220, 220, 220, 250], "the fifth waits for a turn of its own (250 ms)")
+        XCTAssertEqual(clock.sleeps, [.milliseconds(30)])
         assertTurns(starts)
     }
 
-    func testARequestNotCatchingUpNeverTakesAPassedTurnButTheOneNow() async throws {
-        let limiter = RateLimiter(interval: interval, burst: 100, window: .milliseconds(300))
+    func testARequestNotCatchingUpNeverTakesAPassedTurnButTheOneNow() async {
+        let clock = TestClock()
+        let limiter = RateLimiter(interval: interval, burst: 100, window: .milliseconds(300), clock: clock)
         let first = await limiter.acquire()
-        try await Task.sleep(for: .milliseconds(220))
-        var starts = [first]
-        for _ in 0..<2 { starts.append(await limiter.acquire()) }
-        XCTAssertGreaterThanOrEqual(starts[2] - starts[1], interval, "a turn apart, as a token bucket of one")
+        clock.advance(by: .milliseconds(220))
+        let current = await limiter.acquire()
+        async let following = limiter.acquire()
+        await clock.sleeping()
+        clock.advance(to: clock.nextDeadline ?? clock.now)
+        let second = await following
+        XCTAssertEqual(second - current, interval, "a turn apart, as a token bucket of one")
         // The passed turns are still there for a request catching up: it goes while the next
         // one not catching up waits for its turn.
         async let waiting = limiter.acquire()
-        try await Task.sleep(for: .milliseconds(5))
+        await clock.sleeping()
         let catching = await limiter.acquire(catchingUp: true)
+        XCTAssertEqual(catching, clock.now, "it goes at once")
+        clock.advance(to: clock.nextDeadline ?? clock.now)
         let third = await waiting
-        XCTAssertGreaterThanOrEqual(third - starts[2], interval)
+        XCTAssertEqual(offsets([first, current, second, third, catching], from: first), [0, 220, 270, 320, 270])
         XCTAssertLessThan(catching, third, "it goes ahead of the turn the other waits for")
-        assertTurns(starts + [third, catching])
+        assertTurns([first, current, second, third, catching])
     }
 
-    func testNoWindowHoldsMoreThanTheBurstWhateverTheTurnsAllow() async throws {
+    func testNoWindowHoldsMoreThanTheBurstWhateverTheTurnsAllow() async {
         let window = Duration.milliseconds(300)
-        let limiter = RateLimiter(interval: interval, burst: 4, window: window)
+        let clock = TestClock()
+        let limiter = RateLimiter(interval: interval, burst: 4, window: window, clock: clock)
         let first = await limiter.acquire()
-        try await Task.sleep(for: .milliseconds(420))  // 8 turns pass; at most 3 are kept
-        var starts = [first]
-        // Eight pages catching up, and two retries among them, all at once.
-        await withTaskGroup(of: ContinuousClock.Instant.self) { group in
-            for i in 0..<10 { group.addTask { await limiter.acquire(catchingUp: i % 5 != 4) } }
-            for await start in group { starts.append(start) }
+        clock.advance(by: .milliseconds(420))  // 8 turns pass; at most 3 are kept
+        // Eight pages catching up, and two retries among them (the 5th and the 10th), all at
+        // 420 ms: each arrives once the one before has its start (taken, or parked on the clock).
+        let given = Starts()
+        var waiting: [Task<ContinuousClock.Instant, Never>] = []
+        for i in 0..<10 {
+            waiting.append(Task {
+                let start = await limiter.acquire(catchingUp: i % 5 != 4)
+                given.add()
+                return start
+            })
+            await settle { given.count + clock.sleepers == i + 1 }
         }
+        XCTAssertEqual(clock.elapsed, .milliseconds(420), "every start was given at 420 ms")
+        clock.advance(by: .seconds(10))
+        var starts = [first]
+        for task in waiting { starts.append(await task.value) }
         assertWindows(starts, burst: 4, window: window)
         assertTurns(starts)
-        let resumed = starts[1...].min()!
-        XCTAssertEqual(starts[1...].filter { $0 - resumed < .milliseconds(20) }.count, 4, "a burst of 4 (the window's limit) right away")
+        // A burst of 4 (the window's limit) right away; the retry next in line goes when the
+        // window lets it (720 ms), and each later start a turn after the one before or when
+        // the window has room (1020 ms).
+        XCTAssertEqual(offsets(starts, from: first), [0, 420, 420, 420, 420, 720, 770, 820, 870, 1020, 1070])
     }
 
     /// The window is never shorter than the turns fill by themselves, so the plain pace is never
@@ -108,4 +139,12 @@ final class RateLimiterTurnTests: XCTestCase {
         let nan = await RateLimiter(perSecond: .nan).spacing
         XCTAssertEqual(nan, .milliseconds(125), "NaN falls back to the default 8 a second")
     }
+}
+
+/// How many acquisitions have returned.
+private final class Starts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var returned = 0
+    func add() { lock.withLock { returned += 1 } }
+    var count: Int { lock.withLock { returned } }
 }

@@ -1,6 +1,8 @@
 import XCTest
 @testable import ShopYCore
 @testable import ShopYBase
+import ShopYCoreTestSupport
+import ShopYTestSupport
 
 /// One listing from several sources: asked at once, merged in one service.
 final class SourceMergeTests: XCTestCase {
@@ -56,15 +58,16 @@ final class SourceMergeTests: XCTestCase {
     }
 
     func testSourcesAreAskedAtOnce() async throws {
-        let tracker = InFlight()
-        var slow1 = eleven
-        slow1.delay = .milliseconds(200)
-        slow1.inFlight = tracker
-        var slow2 = coupang
-        slow2.delay = .milliseconds(200)
-        slow2.inFlight = tracker
-        _ = try await SourceMerge([slow1, slow2]).search(SearchRequest(query: "q"))
-        XCTAssertEqual(tracker.most, 2, "both in flight together, not one after the other")
+        // Each answers only once both are being asked: asked one after the other, the first
+        // would wait for the second in vain.
+        let meeting = Meeting(of: 2)
+        var first = eleven
+        first.meeting = meeting
+        var second = coupang
+        second.meeting = meeting
+        let page = try await SourceMerge([first, second]).search(SearchRequest(query: "q"))
+        XCTAssertTrue(meeting.met, "both in flight together, not one after the other")
+        XCTAssertEqual(page.sources, [.elevenst, .coupang])
     }
 
     func testOneSourceIsItself() async throws {

@@ -102,8 +102,10 @@ final class StoreSettingsTests: StoreUnitTestCase {
         }
         let likesPath = store.path(of: .likes)
         let bytes = contents(likesPath)
+        // A modification time long past: a rewrite would show in it, however soon it came.
+        var past = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, likesPath, &past, 0), 0)
         let before = identity(likesPath)
-        usleep(20_000)  // so that a rewrite would show in the modification time
         try store.update([.state]) { settings in
             settings.history = HistoryEntry.record("방충망", at: "2026-01-02T03:04:05Z", in: settings.history)
             settings.lastListing = LastListing(command: "search 방충망", savedAt: "2026-01-02T03:04:05Z", rows: [])

@@ -83,10 +83,27 @@ final class StoreTests: StoreUnitTestCase {
 
     // MARK: - FileLock
 
+    /// This thread's id (from the /proc/thread-self link: `PID/task/TID`).
+    static func threadID() -> String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?.split(separator: "/").last.map(String.init)
+    }
+
+    /// Whether thread `tid` of this process sleeps waiting on a lock (a futex: an NSLock, in
+    /// FileLock the lock of its path within the process, taken before the file's flock).
+    static func waitingOnALock(_ tid: String) -> Bool {
+        let task = "/proc/self/task/\(tid)/"
+        guard let wchan = try? String(contentsOfFile: task + "wchan", encoding: .utf8),
+              let stat = try? String(contentsOfFile: task + "stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return wchan.contains("futex") && stat[stat.index(after: close)...].split(separator: " ").first == "S"
+    }
+
     func testFileLockMakesASecondThreadWait() throws {
+        guard Self.threadID() != nil else { throw XCTSkip("needs /proc/thread-self to see the second thread wait") }
         let path = directory + "/.test.lock"
         let events = Events()
-        let held = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0), asking = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var second: String?
         let done = DispatchGroup()
         done.enter()
         Thread {
@@ -95,7 +112,11 @@ final class StoreTests: StoreUnitTestCase {
                 let lock = try FileLock(path: path)
                 events.mark("A acquired")
                 held.signal()
-                usleep(300_000)
+                // Held until B is seen asleep waiting for it (or 10 s pass).
+                asking.wait()
+                let giveUp = DispatchTime.now() + 10
+                while let tid = second, !Self.waitingOnALock(tid), DispatchTime.now() < giveUp { sched_yield() }
+                if let tid = second, Self.waitingOnALock(tid) { events.mark("B waiting") }
                 events.mark("A releasing")
                 lock.release()
             } catch {
@@ -107,7 +128,9 @@ final class StoreTests: StoreUnitTestCase {
         Thread {
             defer { done.leave() }
             held.wait()
+            second = Self.threadID()
             events.mark("B trying")
+            asking.signal()
             do {
                 let lock = try FileLock(path: path)
                 events.mark("B acquired")
@@ -121,8 +144,9 @@ final class StoreTests: StoreUnitTestCase {
         let releasing = try XCTUnwrap(events.time("A releasing"))
         let trying = try XCTUnwrap(events.time("B trying"))
         let acquired = try XCTUnwrap(events.time("B acquired"))
+        XCTAssertNotNil(events.time("B waiting"), "B's request waited for A's lock")
         XCTAssertGreaterThanOrEqual(acquired, releasing, "B got the lock only after A released it")
-        XCTAssertGreaterThan(acquired - trying, 150_000_000, "B waited for A")
+        XCTAssertLessThan(trying, releasing, "B asked while A held it")
     }
 
     func testFileLockExcludesOtherProcesses() throws {

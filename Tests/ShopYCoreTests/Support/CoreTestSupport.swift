@@ -5,6 +5,7 @@
 import Foundation
 import XCTest
 import ShopYTestSupport
+import ShopYCoreTestSupport
 @testable import ShopYCore
 @testable import ShopYBase
 
@@ -108,5 +109,25 @@ final class RecordingLauncher: Launcher, @unchecked Sendable {
         _calls.append(Call(argv: argv, input: input, attached: attached))
         lock.unlock()
         return outcome[(argv[0] as NSString).lastPathComponent] ?? .exited(0)
+    }
+}
+
+extension TestClock {
+    /// Returns once at least `count` sleepers are parked. Fails the test (and returns) if the
+    /// code under test never gets there within `patience` seconds of real time, rather than hang.
+    func sleeping(_ count: Int = 1, patience: Double = 20, file: StaticString = #filePath, line: UInt = #line) async {
+        if await !waitForSleepers(count, patience: patience) {
+            XCTFail("\(count) sleeper(s) expected on the test clock; \(sleepers) came", file: file, line: line)
+        }
+    }
+}
+
+/// Lets other tasks run until `condition` holds: for a state the code under test reaches
+/// without touching the clock (a page parked at a gate). Fails the test instead of hanging.
+func settle(patience: Double = 20, file: StaticString = #filePath, line: UInt = #line, until condition: () -> Bool) async {
+    let giveUp = ContinuousClock.now + .milliseconds(Int64(patience * 1000))
+    while !condition() {
+        if ContinuousClock.now > giveUp { return XCTFail("the condition never held", file: file, line: line) }
+        await Task.yield()
     }
 }

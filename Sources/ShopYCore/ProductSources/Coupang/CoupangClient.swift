@@ -22,13 +22,15 @@ public struct CoupangClient: Sendable {
     public var now: @Sendable () -> Date
     /// Gate for each request (a rate limiter); nil for none.
     public var beforeRequest: (@Sendable () async -> Void)?
+    /// What the deadline is timed by (`now` is the calendar the signature and the ledger use).
+    public var clock: any TimerClock
 
     public static let defaultBudget = 10
     public static let budgets = 1...1000
 
     public init(base: URL, credentials: CoupangCredentials, transport: any HTTPTransport = SystemTransport.shared, trace: Tracer = .off,
                 ledger: CoupangLedger?, budget: Int = CoupangClient.defaultBudget, now: @escaping @Sendable () -> Date = { Date() },
-                beforeRequest: (@Sendable () async -> Void)? = nil) {
+                beforeRequest: (@Sendable () async -> Void)? = nil, clock: any TimerClock = SystemClock()) {
         self.base = base
         self.credentials = credentials
         self.transport = transport
@@ -37,6 +39,7 @@ public struct CoupangClient: Sendable {
         self.budget = budget
         self.now = now
         self.beforeRequest = beforeRequest
+        self.clock = clock
     }
 
     /// `GET /products/search?keyword=Q&limit=N` (1–10).
@@ -81,7 +84,7 @@ public struct CoupangClient: Sendable {
             }
         }
         if let beforeRequest { await beforeRequest() }
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let deadline = clock.deadline(after: timeout)
         let authorization: String
         do {
             // Signed just before it leaves: a signature is made for each request.
@@ -91,7 +94,7 @@ public struct CoupangClient: Sendable {
         }
         let headers = [("Authorization", authorization), ("Content-Type", "application/json;charset=UTF-8"),
                        ("Accept", "application/json"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        var sender = RetryingRequest(transport: transport, retry: RetryPolicy(maxRetries: 0), trace: trace, base: base, label: "coupang")
+        var sender = RetryingRequest(transport: transport, retry: RetryPolicy(maxRetries: 0), trace: trace, base: base, label: "coupang", clock: clock)
         sender.keys = [credentials.accessKey, credentials.secretKey]
         let trace = ["> GET \(URLRedaction.redact(url.absoluteString))", "> Authorization: CEA algorithm=HmacSHA256, access-key=[redacted], signed-date=…, signature=[redacted]"]
         let ledger = self.ledger

@@ -130,6 +130,8 @@ public struct CoupangLedger: Sendable {
         var accounts: [String: Account] = [:]
         var cache: [Entry] = []
         var changed = false
+        /// Cached answers `prune` removed (past their hour).
+        var expiredRemoved = 0
 
         /// Forgets what the window and the cache's life no longer need.
         mutating func prune(now: Date) {
@@ -150,7 +152,10 @@ public struct CoupangLedger: Sendable {
             }
             let count = cache.count
             cache.removeAll { $0.at <= t - CoupangLedger.window || $0.at > t + CoupangLedger.futureSlack }
-            if cache.count != count { changed = true }
+            if cache.count != count {
+                changed = true
+                expiredRemoved += count - cache.count
+            }
         }
     }
 

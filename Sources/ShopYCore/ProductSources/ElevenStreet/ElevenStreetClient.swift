@@ -19,15 +19,18 @@ public struct ElevenStreetClient: Sendable {
     public var trace: Tracer
     /// Gate for each request (a rate limiter); nil for none.
     public var beforeRequest: (@Sendable () async -> Void)?
+    /// What the deadline and the retries' backoff are timed by.
+    public var clock: any TimerClock
 
     public init(base: URL, key: String, transport: any HTTPTransport = SystemTransport.shared, retry: RetryPolicy = RetryPolicy(),
-                trace: Tracer = .off, beforeRequest: (@Sendable () async -> Void)? = nil) {
+                trace: Tracer = .off, beforeRequest: (@Sendable () async -> Void)? = nil, clock: any TimerClock = SystemClock()) {
         self.base = base
         self.key = key
         self.transport = transport
         self.retry = retry
         self.trace = trace
         self.beforeRequest = beforeRequest
+        self.clock = clock
     }
 
     /// sortCd for shopy's sorts: CP (popularity, what 11번가 lists first), L (price low to high),
@@ -65,9 +68,9 @@ public struct ElevenStreetClient: Sendable {
 
     func get<Value>(_ url: URL, timeout: Double, read: ([UInt8]) throws(SourceError) -> Value) async throws(SourceError) -> Value {
         if let beforeRequest { await beforeRequest() }
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        let deadline = clock.deadline(after: timeout)
         let headers = [("Accept", "application/xml"), ("User-Agent", "shopy/\(ShopYVersion.current)")]
-        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: "11st")
+        var sender = RetryingRequest(transport: transport, retry: retry, trace: trace, base: base, label: "11st", clock: clock)
         sender.keys = [key]
         // The key is in the query: the trace shows the URL with it redacted.
         let shown = URLRedaction.redact(url.absoluteString).replacingOccurrences(of: "key=" + RequestBuilder.percentEncode(key), with: "key=" + URLRedaction.placeholder)
