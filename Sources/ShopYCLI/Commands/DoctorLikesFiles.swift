@@ -39,7 +39,7 @@ extension DoctorCommand {
         case "unsafe" where FileIO.kind(of: files.journal) != "a symbolic link":
             journal.actions.append("moved aside to \(try Self.moveAside(files.journal, prefix: "likes.journal.unsafe", in: store.directory, now: now, extension: "jsonl"))")
         case "torn":
-            let contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal) ?? [], path: files.journal)
+            let contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) ?? [], path: files.journal)
             let backup = try LikesCommit.trimTornTail(contents, files: files)
             journal.actions.append("torn last line (\(contents.tornBytes) bytes) saved to \(backup ?? "?") and trimmed")
         case "stale":
@@ -94,7 +94,7 @@ extension DoctorCommand {
         var contents: LikesJournal.Contents?
         if journal.status == "ok" {
             do {
-                contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal) ?? [], path: files.journal)
+                contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) ?? [], path: files.journal)
             } catch {
                 journal.record(error)
             }
@@ -144,8 +144,11 @@ extension DoctorCommand {
             if base.generation == nil {
                 index.status = "stale"
                 index.problem = "likes.json is of the old format or edited by hand: the next change rebuilds it (--repair now)"
-            } else if let expected = try? LikesCommit.expectedIndex(base), let actual = try? FileIO.readStoreFile(files.index) {
-                switch LikesIndex.compare(actual, with: expected) {
+            } else if let expected = try? LikesCommit.expectedIndex(base) {
+                // An index far larger than the one expected (its header notes a file by inode and
+                // time: a few bytes either way) does not list what likes.json holds.
+                let actual = try? FileIO.readStoreFile(files.index, limit: 2 * expected.count + 4096)
+                switch actual.map({ LikesIndex.compare($0, with: expected) }) ?? .mismatched {
                 case .stale:
                     index.status = "stale"
                     index.problem = "it was built from another likes.json or edited (its content key or links fail): the next command rebuilds it (--repair now)"

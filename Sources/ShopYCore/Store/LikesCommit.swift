@@ -101,16 +101,18 @@ package enum LikesCommit {
         let document = base.snapshotInfo == nil ? SuiteDocument(schema: Suite.likes.schema) : try base.snapshot().document
         if let failure = base.failure { throw failure }
         try step(.loaded)
-        // Checked against the snapshot it sits beside, before that one is replaced.
-        if base.staleJournal { try retireStaleJournal(base) }
         let generation = newGeneration()
         let (pieces, entries) = snapshotPieces(document, elements, generation: generation)
+        let size = pieces.reduce(0) { $0 + $1.count }
+        if size > StoreFileLimits.likesSnapshot { throw FileIO.unstorable(files.snapshot, size: size, limit: StoreFileLimits.likesSnapshot) }
+        // Checked against the snapshot it sits beside, before that one is replaced.
+        if base.staleJournal { try retireStaleJournal(base) }
         try FileIO.atomicWrite(pieces: pieces, to: files.snapshot)
         try step(.snapshotReplaced)
         var info = stat()
         if lstat(files.snapshot, &info) == 0 {
             let crc = CRC32.finish(pieces.reduce(CRC32.start) { CRC32.update($0, $1) })
-            let key = SnapshotKey(generation: generation, size: pieces.reduce(0) { $0 + $1.count }, crc: crc)
+            let key = SnapshotKey(generation: generation, size: size, crc: crc)
             try FileIO.atomicWrite(LikesIndex.build(entries, key: key, seen: SnapshotSeen(info)), to: files.index)
         }
         try step(.indexWritten)
@@ -187,7 +189,7 @@ package enum LikesCommit {
     /// Keeps the bytes of a torn last line (never acknowledged) in `likes.journal.torn-TIME`.
     @discardableResult
     static func saveTornTail(_ journal: LikesJournal.Contents, files: LikesFiles) throws(StoreError) -> String? {
-        guard journal.tornBytes > 0, let bytes = try FileIO.readStoreFile(files.journal), bytes.count > journal.validLength else { return nil }
+        guard journal.tornBytes > 0, let bytes = try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal), bytes.count > journal.validLength else { return nil }
         let backup = FileIO.timestampedPath(in: files.directory, prefix: "likes.journal.torn", at: Date(), extension: "jsonl")
         try FileIO.atomicWrite(Array(bytes[journal.validLength...]), to: backup)
         return backup
