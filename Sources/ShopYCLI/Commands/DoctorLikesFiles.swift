@@ -43,11 +43,13 @@ extension DoctorCommand {
             let backup = try LikesCommit.trimTornTail(contents, files: files)
             journal.actions.append("torn last line (\(contents.tornBytes) bytes) saved to \(backup ?? "?") and trimmed")
         case "stale":
+            var info = stat()
+            let empty = lstat(files.journal, &info) == 0 && info.st_size == 0
             let base = try LikesBase.load(files, readJournal: false)
             if let aside = try LikesCommit.retireStaleJournal(base) {
                 journal.actions.append("moved aside to \(aside): some of its changes are not in likes.json")
             } else {
-                journal.actions.append("removed: its changes are in likes.json already")
+                journal.actions.append(empty ? "removed: it was empty" : "removed: its changes are in likes.json already")
             }
         default:
             break
@@ -120,7 +122,11 @@ extension DoctorCommand {
         if let contents, journal.status == "ok" {
             // Each line after the header is one transaction (a write), which may hold several changes.
             let transactions = max(contents.lines - 1, 0)
-            if contents.generation == nil || contents.generation != base.generation {
+            if contents.lines == 0 && contents.tornBytes == 0 {
+                // Nothing in it: a write that created it and stopped (a crash) before its first line.
+                journal.status = "stale"
+                journal.problem = "it is empty (a write stopped before its first line; it never held a change): ignored; the next change or --repair removes it"
+            } else if contents.generation == nil || contents.generation != base.generation {
                 journal.status = "stale"
                 if (try? LikesCommit.isFolded(contents.changes, into: base)) == true {
                     journal.problem = "it continues another likes.json: a compaction folded it in and was stopped before removing it (ignored; --repair removes it)"
