@@ -9,7 +9,7 @@ import Darwin
 /// larger than `importLimit` is refused, read in chunks so that /dev/zero-like input never grows
 /// without end) and never blocking on open (a FIFO or a device is refused: pipe it to `import -`).
 extension FileIO {
-    /// The largest import: 512 MiB, about five million likes.
+    /// The largest import: 512 MiB, about a million likes (about 500 bytes each).
     public static let importLimit = 512 << 20
 
     /// The file's bytes, or nil when it does not exist. `shown` is the name errors give;

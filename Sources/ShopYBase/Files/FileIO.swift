@@ -77,11 +77,38 @@ public enum FileIO {
         return (fd, info)
     }
 
-    /// A store file's bytes (see `openStoreFile`), or nil when it does not exist.
-    public static func readStoreFile(_ path: String) throws(StoreError) -> [UInt8]? {
+    /// A store file's bytes (see `openStoreFile`), or nil when it does not exist. `limit` is
+    /// the most that file can legitimately hold (`StoreFileLimits`): a larger one is damaged,
+    /// found so by the size of the descriptor opened, and no more than `limit + 1` bytes are
+    /// ever read of it (it may grow after the check).
+    public static func readStoreFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8]? {
         guard let (fd, _) = try openStoreFile(path) else { return nil }
         defer { close(fd) }
-        return try readAll(fd, path: path)
+        return try readAll(fd, path: path, limit: limit)
+    }
+
+    /// The error for a store file larger than `limit` (`size`: at least that many bytes).
+    package static func tooLarge(_ path: String, size: Int, limit: Int) -> StoreError {
+        .damaged(path: path, problem: "it is \(describe(bytes: size)), more than the \(describe(bytes: limit)) shopy ever writes there")
+    }
+
+    /// The refusal of a write that would make a store file larger than its reader accepts.
+    package static func unstorable(_ path: String, size: Int, limit: Int) -> StoreError {
+        .unstorable(path: path, problem: "it would be \(describe(bytes: size)), more than the \(describe(bytes: limit)) shopy reads back")
+    }
+
+    /// `512 MiB`, `3 GiB`, `700 bytes`, or `1.0 MiB (1,048,577 bytes)` when not a whole
+    /// number of units: a size in words for a message.
+    package static func describe(bytes: Int) -> String {
+        func scaled(_ unit: Int, _ name: String) -> String {
+            if bytes % unit == 0 { return "\(bytes / unit) \(name)" }
+            let tenths = Int((Double(bytes) / Double(unit) * 10).rounded(.down))
+            return "\(tenths / 10).\(tenths % 10) \(name) (\(Money.grouped(bytes)) bytes)"
+        }
+        if bytes >= 1 << 30 { return scaled(1 << 30, "GiB") }
+        if bytes >= 1 << 20 { return scaled(1 << 20, "MiB") }
+        if bytes >= 1 << 10 { return scaled(1 << 10, "KiB") }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// What a path that is not a regular file is, in words ("a symbolic link", "a FIFO"…), or
@@ -103,17 +130,22 @@ public enum FileIO {
         }
     }
 
-    /// Everything from the start of `fd` to its end.
-    package static func readAll(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
+    /// Everything from the start of `fd` to its end; past `limit` bytes (checked on the
+    /// descriptor's size first, then on what is read) a store file is refused as too large.
+    package static func readAll(_ fd: Int32, path: String, limit: Int = .max) throws(StoreError) -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        let size = max(Int(info.st_size), 0)
+        if size > limit { throw tooLarge(path, size: size, limit: limit) }
+        // At most `limit + 1` bytes: one more than allowed tells a file that grew past it.
+        let most = limit == .max ? Int.max : limit + 1
         // Read into uninitialized memory (no zeroing of a large file first); loop until EOF
         // in case the file grew since fstat.
-        var capacity = max(Int(info.st_size), 0) + 1
+        var capacity = min(size + 1, most)
         var bytes: [UInt8] = []
         while true {
             var failure: Int32 = 0
-            var grew = false
+            var filled = false
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
                 while count < buffer.count {
@@ -126,15 +158,17 @@ public enum FileIO {
                     if n == 0 { return }
                     count += n
                 }
-                grew = true
+                filled = true
             }
             if failure == ESPIPE {
                 // A pipe (import from stdin or a FIFO): read as a stream.
                 return try readStream(fd, path: path)
             }
             if failure != 0 { throw .io(path: path, operation: "read", errno: failure) }
-            guard grew else { return bytes }
-            capacity *= 2  // filled the whole buffer: there may be more
+            guard filled else { return bytes }
+            // Filled the whole buffer: there may be more.
+            if capacity >= most { throw tooLarge(path, size: capacity, limit: limit) }
+            capacity = capacity > most / 2 ? most : capacity * 2
         }
     }
 

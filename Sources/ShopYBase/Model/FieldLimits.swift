@@ -11,6 +11,8 @@ public enum FieldLimits {
     public static let shopText = 200
     /// UTF-8 bytes of a link or image URL.
     public static let url = 2048
+    /// Levels of categories: an answer has category1 to category4.
+    public static let categories = 4
 
     /// UTF-8 bytes a cut text may hold per Character, on average: a Character (a grapheme
     /// cluster) can hold any number of combining scalars, so a count of Characters alone would

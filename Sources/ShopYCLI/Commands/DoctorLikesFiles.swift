@@ -39,15 +39,17 @@ extension DoctorCommand {
         case "unsafe" where FileIO.kind(of: files.journal) != "a symbolic link":
             journal.actions.append("moved aside to \(try Self.moveAside(files.journal, prefix: "likes.journal.unsafe", in: store.directory, now: now, extension: "jsonl"))")
         case "torn":
-            let contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal) ?? [], path: files.journal)
+            let contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) ?? [], path: files.journal)
             let backup = try LikesCommit.trimTornTail(contents, files: files)
             journal.actions.append("torn last line (\(contents.tornBytes) bytes) saved to \(backup ?? "?") and trimmed")
         case "stale":
+            var info = stat()
+            let empty = lstat(files.journal, &info) == 0 && info.st_size == 0
             let base = try LikesBase.load(files, readJournal: false)
             if let aside = try LikesCommit.retireStaleJournal(base) {
                 journal.actions.append("moved aside to \(aside): some of its changes are not in likes.json")
             } else {
-                journal.actions.append("removed: its changes are in likes.json already")
+                journal.actions.append(empty ? "removed: it was empty" : "removed: its changes are in likes.json already")
             }
         default:
             break
@@ -94,7 +96,7 @@ extension DoctorCommand {
         var contents: LikesJournal.Contents?
         if journal.status == "ok" {
             do {
-                contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal) ?? [], path: files.journal)
+                contents = try LikesJournal.parse(try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) ?? [], path: files.journal)
             } catch {
                 journal.record(error)
             }
@@ -120,7 +122,11 @@ extension DoctorCommand {
         if let contents, journal.status == "ok" {
             // Each line after the header is one transaction (a write), which may hold several changes.
             let transactions = max(contents.lines - 1, 0)
-            if contents.generation == nil || contents.generation != base.generation {
+            if contents.lines == 0 && contents.tornBytes == 0 {
+                // Nothing in it: a write that created it and stopped (a crash) before its first line.
+                journal.status = "stale"
+                journal.problem = "it is empty (a write stopped before its first line; it never held a change): ignored; the next change or --repair removes it"
+            } else if contents.generation == nil || contents.generation != base.generation {
                 journal.status = "stale"
                 if (try? LikesCommit.isFolded(contents.changes, into: base)) == true {
                     journal.problem = "it continues another likes.json: a compaction folded it in and was stopped before removing it (ignored; --repair removes it)"
@@ -144,8 +150,11 @@ extension DoctorCommand {
             if base.generation == nil {
                 index.status = "stale"
                 index.problem = "likes.json is of the old format or edited by hand: the next change rebuilds it (--repair now)"
-            } else if let expected = try? LikesCommit.expectedIndex(base), let actual = try? FileIO.readStoreFile(files.index) {
-                switch LikesIndex.compare(actual, with: expected) {
+            } else if let expected = try? LikesCommit.expectedIndex(base) {
+                // An index far larger than the one expected (its header notes a file by inode and
+                // time: a few bytes either way) does not list what likes.json holds.
+                let actual = try? FileIO.readStoreFile(files.index, limit: 2 * expected.count + 4096)
+                switch actual.map({ LikesIndex.compare($0, with: expected) }) ?? .mismatched {
                 case .stale:
                     index.status = "stale"
                     index.problem = "it was built from another likes.json or edited (its content key or links fail): the next command rebuilds it (--repair now)"

@@ -282,6 +282,7 @@ public struct LikesImportCommand: ResultCommand {
         let checked = LikesFile.checkedElements(bytes)
         let incoming = checked == nil ? try LikesFile.parse(bytes, path: shown) : []
         let total = checked?.count ?? incoming.count
+        try LikesFile.checkLikedAt(checked, incoming, path: shown)
         let prices = try PriceExport.parse(bytes, path: shown)
         let store = LikeSupport.store(context)
         let (added, kept) = try store.update(prices == nil ? [.likes] : [.likes, .prices]) { settings in
@@ -292,7 +293,7 @@ public struct LikesImportCommand: ResultCommand {
             }
             for var like in incoming {
                 if like.likedAt.isEmpty { like.likedAt = now }
-                if likes.add(like) { added += 1 } else { kept += 1 }
+                if likes.add(like.bounded()) { added += 1 } else { kept += 1 }
             }
             if added > 0 { settings.likes = likes }
             if let prices { PriceExport.merge(prices, into: settings, liked: Set(likes.ids)) }

@@ -49,16 +49,34 @@ extension LikesFile {
     }
 }
 
+extension LikesFile {
+    /// Every like's likedAt is empty (the import's time is given) or a time as shopy writes it;
+    /// else the import is refused, naming the first like that is not (as any malformed like).
+    static func checkLikedAt(_ checked: [LikeCollection.Element]?, _ incoming: [Like], path: String) throws(StoreError) {
+        func check(_ time: String, _ i: Int) throws(StoreError) {
+            if let problem = Like.likedAtProblem(time) { throw .invalidImport(path: path, problem: "like \(i + 1) \(problem)") }
+        }
+        for (i, like) in incoming.enumerated() { try check(like.likedAt, i) }
+        for (i, element) in (checked ?? []).enumerated() {
+            let raw = element.checked.likedAt
+            // As written, unless it holds an escape (then as decoded).
+            let time = raw.contains(UInt8(ascii: "\\")) ? ((try? LikeCollection.decode(element.bytes))?.likedAt ?? "") : String(decoding: raw, as: UTF8.self)
+            try check(time, i)
+        }
+    }
+}
+
 extension LikeCollection {
     /// Adds a checked like as it is when it has the stored shape (canonical keys, one line, a
-    /// likedAt); otherwise decoded, given `now` as its likedAt when it has none, and re-encoded.
+    /// likedAt) and its fields are surely within an answer's bounds; otherwise decoded, given
+    /// `now` as its likedAt when it has none, bounded (`Like.bounded`) and re-encoded.
     @discardableResult
     mutating func addImported(_ element: Element, now: String) throws(StoredValueError) -> Bool {
-        if element.checked.canonical && !element.checked.likedAt.isEmpty && !element.bytes.contains(0x0A) {
+        if element.checked.canonical && element.checked.withinFieldLimits && !element.checked.likedAt.isEmpty && !element.bytes.contains(0x0A) {
             return add(element: element)
         }
         var like = try LikeCollection.decode(element.bytes)
         if like.likedAt.isEmpty { like.likedAt = now }
-        return add(like)
+        return add(like.bounded())
     }
 }

@@ -18,7 +18,9 @@ enum WidgetOptions {
     static let policy = Option.optional("policy", value: "policy", help: "atEnd (default), never, after:15m / after:2h, or after:2026-12-01T18:00:00Z.",
                                         type: ValueType<PolicyRequest> { text, option throws(UsageError) in
                                             guard WidgetPolicy.parse(text, now: Date(timeIntervalSince1970: 0)) != nil else {
-                                                throw UsageError("invalid --\(option) '\(Sanitizer.clean(text))'",
+                                                // A time of the right shape that names no real moment (2026-02-30, 25:00).
+                                                let time = text.utf8.count == 26 && text.utf8.last == UInt8(ascii: "Z")
+                                                throw UsageError("invalid --\(option) '\(Sanitizer.clean(text))'" + (time ? ": not a real UTC time" : ""),
                                                                  hint: "atEnd, never, after:15m, after:2h or after:2026-12-01T18:00:00Z")
                                             }
                                             return PolicyRequest(text: text)

@@ -87,7 +87,8 @@ public struct LocalCatalog: Sendable {
 
     /// Every record, strictly decoded; empty when there is no local catalog.
     public func load() throws(StoreError) -> Contents {
-        guard let bytes = try FileIO.readStoreFile(itemsPath) else { return Contents(generation: 0, records: []) }
+        // No bound yet: imports add to catalog.json without one (searches map it, never read it whole).
+        guard let bytes = try FileIO.readStoreFile(itemsPath, limit: .max) else { return Contents(generation: 0, records: []) }
         return try decode(bytes)
     }
 

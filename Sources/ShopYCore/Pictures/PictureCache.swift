@@ -57,7 +57,7 @@ public struct PictureCache: Sendable {
         let headerMax = Self.magic.count + 4096 + 16
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
               Int(info.st_size) <= PictureLimits.maxBytes + headerMax,
-              let bytes = (try? FileIO.readStoreFile(path)) ?? nil, bytes.count <= PictureLimits.maxBytes + headerMax else { return nil }
+              let bytes = (try? FileIO.readStoreFile(path, limit: PictureLimits.maxBytes + headerMax)) ?? nil else { return nil }
         guard bytes.starts(with: Self.magic) else { return nil }
         var rest = bytes[Self.magic.count...]
         guard let urlEnd = rest.firstIndex(of: 0x0A), String(decoding: rest[..<urlEnd], as: UTF8.self) == url else { return nil }

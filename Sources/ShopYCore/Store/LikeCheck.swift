@@ -5,14 +5,15 @@ import ShopYBase
 /// `Like(json:)` accepts, without building values.
 extension LikeCollection {
     enum FieldKind {
-        case id, text, integer, categories, likedAt, price
+        /// Texts, each with the bound an answer's field has (`FieldLimits`).
+        case id, title, shopText, url, integer, categories, likedAt, price
     }
 
     static let fieldKinds: [(name: [UInt8], kind: FieldKind)] = {
         let table: [(String, FieldKind)] = [
-            ("productId", .id), ("title", .text), ("price", .price), ("highPrice", .integer), ("mall", .text),
-            ("brand", .text), ("maker", .text), ("categories", .categories), ("productType", .integer),
-            ("link", .text), ("image", .text), ("likedAt", .likedAt), ("likedPrice", .integer),
+            ("productId", .id), ("title", .title), ("price", .price), ("highPrice", .integer), ("mall", .shopText),
+            ("brand", .shopText), ("maker", .shopText), ("categories", .categories), ("productType", .integer),
+            ("link", .url), ("image", .url), ("likedAt", .likedAt), ("likedPrice", .integer),
         ]
         return table.map { (Array($0.0.utf8), $0.1) }
     }()
@@ -76,6 +77,7 @@ extension LikeCollection {
         var hasID = false
         var expected = 0  // the next key of the canonical order
         var canonical = true
+        var withinLimits = true
         let outcome: StoredValueError? = slice.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             parser.validatesUTF8 = false  // checked with the whole file
@@ -110,10 +112,19 @@ extension LikeCollection {
                             return
                         }
                         hasID = true
-                    case .text, .likedAt:
+                    case .title, .shopText, .url, .likedAt:
                         guard first == UInt8(ascii: "\"") || isNull else {
                             problem = StoredValueError("has a non-string \"\(field)\"")
                             return
+                        }
+                        // Its bytes as written (escapes included) are at least its Characters and
+                        // its UTF-8 bytes: within the bound when they are.
+                        let written = range.count - 2
+                        switch kind {
+                        case .title: withinLimits = withinLimits && written <= FieldLimits.title
+                        case .shopText: withinLimits = withinLimits && written <= FieldLimits.shopText
+                        case .url: withinLimits = withinLimits && written <= FieldLimits.url
+                        default: break
                         }
                         if kind == .likedAt && !isNull {
                             likedAt = slice[(slice.startIndex + range.lowerBound + 1)..<(slice.startIndex + range.upperBound - 1)]
@@ -121,8 +132,10 @@ extension LikeCollection {
                         }
                     case .integer, .price:
                         if isNull { return }
-                        guard let value = LikeCollection.integer(UnsafeBufferPointer(rebasing: buffer[range])) else {
-                            problem = StoredValueError("has a non-integer \"\(field)\"")
+                        let digits = UnsafeBufferPointer(rebasing: buffer[range])
+                        guard let value = LikeCollection.integer(digits) else {
+                            let whole = WholeNumber.exactly(jsonNumber: String(decoding: digits, as: UTF8.self))
+                            problem = StoredValueError(whole == .outOfRange ? Like.outOfRange(field) : "has a non-integer \"\(field)\"")
                             return
                         }
                         // Prices and the product type are never negative (the mapper drops such
@@ -140,9 +153,17 @@ extension LikeCollection {
                         }
                         var inner = JSONParser(UnsafeBufferPointer(rebasing: buffer[range]))
                         inner.validatesUTF8 = false
+                        var count = 0
                         try inner.forEachElement { _, inner throws(JSONParseError) in
+                            count += 1
                             if inner.peekByte() != UInt8(ascii: "\"") { problem = problem ?? StoredValueError("has a non-string category") }
+                            // Skipped here (forEachElement skips what the body leaves) unless measured.
+                            if count <= FieldLimits.categories && withinLimits {
+                                let category = try inner.skipValue()
+                                withinLimits = category.count - 2 <= FieldLimits.shopText
+                            }
                         }
+                        withinLimits = withinLimits && count <= FieldLimits.categories
                     }
                 }
             } catch {
@@ -154,7 +175,8 @@ extension LikeCollection {
         }
         if let outcome { throw outcome }
         let bytes = slice[slice.startIndex..<(slice.startIndex + length)]
-        return (RawLike(bytes: bytes, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count, likedAtKey: likedAtKey), length)
+        return (RawLike(bytes: bytes, likedAt: likedAt, price: price, canonical: canonical && expected == fieldKinds.count, likedAtKey: likedAtKey,
+                        withinFieldLimits: withinLimits), length)
     }
 
     /// One like object (a journal record's, or one the index points at), checked as on load:

@@ -212,6 +212,9 @@ public struct LikeCollection: RawStorable, Codable, Sendable {
         public var canonical: Bool
         /// likedAt as a number when it has shopy's form (see `timestampKey`), for sorting.
         public var likedAtKey: Int?
+        /// Surely within what an answer's fields may bring (`FieldLimits`, at most
+        /// `FieldLimits.categories` categories); false when a field may be past its bound.
+        public var withinFieldLimits = true
     }
 
     /// The stored form: a JSON array, one like a line.

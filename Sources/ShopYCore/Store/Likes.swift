@@ -42,7 +42,13 @@ public struct Like: Equatable, Sendable {
             switch o[key] {
             case nil, .null?: return nil
             case .number(let n)?:
-                guard let value = Int(n) else { throw StoredValueError("has a non-integer \"\(key)\"") }
+                // Any whole number (`1000`, `1e3`, `1000.0`): stored as its digits.
+                let value: Int
+                switch Int(n).map(WholeNumber.Exact.whole) ?? WholeNumber.exactly(jsonNumber: n) {
+                case .whole(let whole)?: value = whole
+                case .outOfRange?: throw StoredValueError(Like.outOfRange(key))
+                case .fraction?, nil: throw StoredValueError("has a non-integer \"\(key)\"")
+                }
                 // Prices and the product type are never negative (as `LikeCollection`'s check says).
                 guard value >= 0 else { throw StoredValueError("has a negative \"\(key)\"") }
                 return value

@@ -10,14 +10,15 @@ import ShopYBase
 public struct LikesFiles: Sendable {
     public let directory: String
     /// Journal bytes past which a write folds the journal into a new snapshot (at least this,
-    /// or a sixteenth of the snapshot).
+    /// or a sixteenth of the snapshot); never more than `StoreFileLimits.largestJournalFold`,
+    /// so that the journal stays far under what its reader accepts.
     public let journalLimit: Int
 
     public static let defaultJournalLimit = 256 * 1024
 
     public init(directory: String, journalLimit: Int? = nil) {
         self.directory = directory
-        self.journalLimit = max(journalLimit ?? LikesFiles.defaultJournalLimit, 1)
+        self.journalLimit = min(max(journalLimit ?? LikesFiles.defaultJournalLimit, 1), StoreFileLimits.largestJournalFold)
     }
 
     public var snapshot: String { directory + "/" + Suite.likes.fileName }
@@ -114,7 +115,7 @@ package final class LikesBase: @unchecked Sendable {
             }
             var journal: LikesJournal.Contents?
             var stale = false
-            if readJournal, let bytes = try FileIO.readStoreFile(files.journal) {
+            if readJournal, let bytes = try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) {
                 let contents = try LikesJournal.parse(bytes, path: files.journal)
                 if let named = contents.generation, named == generation, opened != nil {
                     journal = contents
@@ -237,7 +238,7 @@ package final class LikesBase: @unchecked Sendable {
     func wholeSnapshot() throws(StoreError) -> [UInt8] {
         if let snapshotBytes { return snapshotBytes }
         guard snapshotFD >= 0 else { return [] }
-        let bytes = try FileIO.readAll(snapshotFD, path: files.snapshot)
+        let bytes = try FileIO.readAll(snapshotFD, path: files.snapshot, limit: StoreFileLimits.likesSnapshot)
         snapshotBytes = bytes
         return bytes
     }

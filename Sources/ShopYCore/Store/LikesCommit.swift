@@ -22,6 +22,9 @@ public enum CompactionStep: String, Sendable, CaseIterable {
 package enum LikesCommit {
     /// Called after each step of a compaction; a test's throw stops it there.
     nonisolated(unsafe) static var compactionHook: ((CompactionStep) throws -> Void)?
+    /// Writes an appended line to the journal's descriptor (errno or nil): a test makes it fail
+    /// as a full disk does.
+    nonisolated(unsafe) static var writeJournal: (ArraySlice<UInt8>, Int32) -> Int32? = { FileIO.writeAll($0, to: $1) }
 
     /// Commits a collection read from `base` in this transaction: its changes are appended to
     /// the journal as one line, or (past the journal's limit, for a snapshot of the old format,
@@ -60,7 +63,9 @@ package enum LikesCommit {
     }
 
     /// Appends one line (after the header, for a new journal) and syncs it: the transaction is
-    /// durable when this returns. A failed write is cut off again, so no partial line stays.
+    /// durable when this returns. A failed write is cut off again, so no partial line stays; a
+    /// journal this append created (under the lock, exclusively) is removed again, so that a
+    /// full disk leaves no empty journal behind.
     private static func append(_ line: [UInt8], generation: String, fresh: Bool, files: LikesFiles) throws(StoreError) {
         let path = files.journal
         let fd: Int32
@@ -79,13 +84,20 @@ package enum LikesCommit {
         defer { close(fd) }
         var info = stat()
         let before = fstat(fd, &info) == 0 ? info.st_size : 0
-        if let code = FileIO.writeAll(bytes[...], to: fd) {
+        func undo() {
             _ = ftruncate(fd, before)
+            if fresh {
+                unlink(path)
+                FileIO.syncDirectory(files.directory)
+            }
+        }
+        if let code = writeJournal(bytes[...], fd) {
+            undo()
             throw .io(path: path, operation: "write", errno: code)
         }
         if fsync(fd) != 0 {
             let code = errno
-            _ = ftruncate(fd, before)
+            undo()
             throw .io(path: path, operation: "sync", errno: code)
         }
         if fresh { FileIO.syncDirectory(files.directory) }
@@ -101,16 +113,18 @@ package enum LikesCommit {
         let document = base.snapshotInfo == nil ? SuiteDocument(schema: Suite.likes.schema) : try base.snapshot().document
         if let failure = base.failure { throw failure }
         try step(.loaded)
-        // Checked against the snapshot it sits beside, before that one is replaced.
-        if base.staleJournal { try retireStaleJournal(base) }
         let generation = newGeneration()
         let (pieces, entries) = snapshotPieces(document, elements, generation: generation)
+        let size = pieces.reduce(0) { $0 + $1.count }
+        if size > StoreFileLimits.likesSnapshot { throw FileIO.unstorable(files.snapshot, size: size, limit: StoreFileLimits.likesSnapshot) }
+        // Checked against the snapshot it sits beside, before that one is replaced.
+        if base.staleJournal { try retireStaleJournal(base) }
         try FileIO.atomicWrite(pieces: pieces, to: files.snapshot)
         try step(.snapshotReplaced)
         var info = stat()
         if lstat(files.snapshot, &info) == 0 {
             let crc = CRC32.finish(pieces.reduce(CRC32.start) { CRC32.update($0, $1) })
-            let key = SnapshotKey(generation: generation, size: pieces.reduce(0) { $0 + $1.count }, crc: crc)
+            let key = SnapshotKey(generation: generation, size: size, crc: crc)
             try FileIO.atomicWrite(LikesIndex.build(entries, key: key, seen: SnapshotSeen(info)), to: files.index)
         }
         try step(.indexWritten)
@@ -187,7 +201,7 @@ package enum LikesCommit {
     /// Keeps the bytes of a torn last line (never acknowledged) in `likes.journal.torn-TIME`.
     @discardableResult
     static func saveTornTail(_ journal: LikesJournal.Contents, files: LikesFiles) throws(StoreError) -> String? {
-        guard journal.tornBytes > 0, let bytes = try FileIO.readStoreFile(files.journal), bytes.count > journal.validLength else { return nil }
+        guard journal.tornBytes > 0, let bytes = try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal), bytes.count > journal.validLength else { return nil }
         let backup = FileIO.timestampedPath(in: files.directory, prefix: "likes.journal.torn", at: Date(), extension: "jsonl")
         try FileIO.atomicWrite(Array(bytes[journal.validLength...]), to: backup)
         return backup

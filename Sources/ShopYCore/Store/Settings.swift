@@ -10,17 +10,19 @@ public struct Suite: Hashable, Sendable, Comparable {
     /// Kept as a snapshot plus a journal of changes and an index (see `LikesBase`), so that a
     /// change appends one line instead of rewriting the file. Only the likes are.
     public var journaled = false
+    /// The most bytes its file can hold (`StoreFileLimits`): read no further, never written past.
+    public let maxBytes: Int
 
     public var fileName: String { name + ".json" }
     public var lockName: String { "." + name + ".lock" }
 
     /// Schema 2: a snapshot with a generation, continued by likes.journal (schema 1 files are
     /// read, and migrated by the first write).
-    public static let likes = Suite(name: "likes", schema: 2, journaled: true)
-    public static let state = Suite(name: "state", schema: 1)
-    public static let preferences = Suite(name: "preferences", schema: 1)
+    public static let likes = Suite(name: "likes", schema: 2, journaled: true, maxBytes: StoreFileLimits.likesSnapshot)
+    public static let state = Suite(name: "state", schema: 1, maxBytes: StoreFileLimits.state)
+    public static let preferences = Suite(name: "preferences", schema: 1, maxBytes: StoreFileLimits.preferences)
     /// Price history and alerts of likes (`shopy likes refresh`), apart so liking stays one line.
-    public static let prices = Suite(name: "prices", schema: 1)
+    public static let prices = Suite(name: "prices", schema: 1, maxBytes: StoreFileLimits.prices)
     public static let all: [Suite] = [likes, state, preferences, prices]
 
     public static func < (a: Suite, b: Suite) -> Bool { a.name < b.name }
@@ -248,7 +250,7 @@ final class Session {
         if let document = documents[suite] { return document }
         let path = store.path(of: suite)
         let document: SuiteDocument
-        if let bytes = try FileIO.readStoreFile(path) {
+        if let bytes = try FileIO.readStoreFile(path, limit: suite.maxBytes) {
             document = try SuiteDocument.parse(bytes, path: path, suite: suite)
         } else {
             document = SuiteDocument(schema: suite.schema)
@@ -370,16 +372,24 @@ final class Session {
     }
 
     func commit() throws(StoreError) {
-        for suite in dirty.sorted() {
-            if suite.journaled {
-                if let value = cache[suite.name + "/likes"] as? LikeCollection {
-                    if let refused = value.refused { throw .unstorable(path: store.path(of: suite), problem: "a like \(refused.problem)") }
-                    try LikesCommit.commit(value, base: try likes())
-                }
-                continue
-            }
+        // Every file is checked to fit its reader's limit before any is written: a transaction
+        // over several files is written whole or not at all (the likes check theirs first too).
+        var written: [(suite: Suite, pieces: [ArraySlice<UInt8>])] = []
+        for suite in dirty.sorted() where !suite.journaled {
             guard let document = documents[suite] else { continue }
-            try FileIO.atomicWrite(pieces: document.pieces(schema: suite.schema), to: store.path(of: suite))
+            let pieces = document.pieces(schema: suite.schema)
+            let size = pieces.reduce(0) { $0 + $1.count }
+            if size > suite.maxBytes { throw FileIO.unstorable(store.path(of: suite), size: size, limit: suite.maxBytes) }
+            written.append((suite, pieces))
+        }
+        for suite in dirty.sorted() where suite.journaled {
+            if let value = cache[suite.name + "/likes"] as? LikeCollection {
+                if let refused = value.refused { throw .unstorable(path: store.path(of: suite), problem: "a like \(refused.problem)") }
+                try LikesCommit.commit(value, base: try likes())
+            }
+        }
+        for (suite, pieces) in written {
+            try FileIO.atomicWrite(pieces: pieces, to: store.path(of: suite))
         }
         dirty.removeAll()
     }

@@ -17,7 +17,7 @@ extension LikesCommit {
     @discardableResult
     package static func retireStaleJournal(_ base: LikesBase) throws(StoreError) -> String? {
         let files = base.files
-        guard let bytes = try FileIO.readStoreFile(files.journal) else { return nil }
+        guard let bytes = try FileIO.readStoreFile(files.journal, limit: StoreFileLimits.likesJournal) else { return nil }
         if let contents = try? LikesJournal.parse(bytes, path: files.journal), try isFolded(contents.changes, into: base) {
             try removeJournal(files)
             return nil

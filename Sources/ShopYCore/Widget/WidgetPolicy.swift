@@ -64,7 +64,9 @@ public enum WidgetPolicy: Equatable, Sendable, Codable {
     }
 }
 
-/// ISO 8601 UTC times (`2026-12-01T12:41:00Z`), as the rest of the store keeps them.
+/// ISO 8601 UTC times (`2026-12-01T12:41:00Z`), as the rest of the store keeps them. A time
+/// must name a real day (the month lengths and leap years of `CalendarDate`, which trends
+/// checks its dates by): `2026-02-30T00:00:00Z` is no time, not 2026-03-02.
 public enum WidgetClock {
     public static func format(_ date: Date) -> String { Like.timestamp(date) }
 
@@ -77,7 +79,7 @@ public enum WidgetClock {
             return v
         }
         guard let y = n(0..<4), let mo = n(5..<7), let d = n(8..<10), let h = n(11..<13), let mi = n(14..<16), let s = n(17..<19),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+              (1...12).contains(mo), d >= 1, d <= CalendarDate.days(inMonth: mo, year: y), h < 24, mi < 60, s < 61 else { return nil }
         // Days from the civil date (Howard Hinnant's algorithm), no calendar or time zone involved.
         let yy = mo <= 2 ? y - 1 : y
         let era = (yy >= 0 ? yy : yy - 399) / 400

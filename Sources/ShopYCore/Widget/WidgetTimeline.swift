@@ -117,9 +117,10 @@ public struct WidgetTimeline: Equatable, Sendable {
     }
 
     /// The timeline of widget `name`, nil when there is none or it cannot be read (a damaged
-    /// timeline is only a cache: the next refresh replaces it).
+    /// timeline, or one larger than any shopy writes, is only a cache: the next refresh
+    /// replaces it; no more than its limit is ever read).
     public static func load(directory: String, name: String) -> WidgetTimeline? {
-        guard let bytes = try? FileIO.readStoreFile(directory + "/" + fileName(name)),
+        guard let bytes = try? FileIO.readStoreFile(directory + "/" + fileName(name), limit: StoreFileLimits.widgetTimeline),
               let value = try? JSONParser.parse(bytes), let timeline = try? WidgetTimeline(json: value) else { return nil }
         return timeline
     }
@@ -134,6 +135,7 @@ public struct WidgetTimeline: Equatable, Sendable {
               JSONWriter.serialize(read.json, pretty: true) + [0x0A] == bytes else {
             throw .unstorable(path: path, problem: "the timeline would not read back as written")
         }
+        if bytes.count > StoreFileLimits.widgetTimeline { throw FileIO.unstorable(path, size: bytes.count, limit: StoreFileLimits.widgetTimeline) }
         try FileIO.ensureDirectory(directory)
         try FileIO.atomicWrite(bytes, to: path)
     }

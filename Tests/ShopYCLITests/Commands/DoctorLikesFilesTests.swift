@@ -1,7 +1,7 @@
 // `doctor` on the store's files (Sources/ShopYCLI/Commands/DoctorLikesFiles.swift, DoctorCommand.swift):
 // what it says of the likes' snapshot, journal and index after a stopped compaction, a torn
-// line, a stale or mismatched index, a journal of another likes.json; and what --repair moves
-// aside or rebuilds. The store's own behaviour: ShopYCoreTests/Store/LikesJournalTests.
+// line, a stale or mismatched index, a journal of another likes.json, an empty journal; and what
+// --repair moves aside or rebuilds. The store's own behaviour: ShopYCoreTests/Store/LikesJournalTests.
 
 import Foundation
 import XCTest
@@ -66,6 +66,18 @@ final class DoctorLikesFilesTests: XCTestCase {
         let journal = LikesJournal.header(generation: "ffffffffffffffffffffffffffffffff") + LikesJournal.line([.add(seven), .remove("1")])
         _ = FileManager.default.createFile(atPath: store.likesFiles.journal, contents: Data(journal))
         return (store, journal)
+    }
+
+    /// The store `doctor` runs on in process.
+    var home: String { directory }
+    var journal: String { home + "/likes.journal" }
+
+    func add(_ store: SettingsStore, _ id: String) throws { try change(store) { $0.add(like(id)) } }
+
+    func shopy(_ arguments: [String]) async -> CLIRun {
+        let io = IO.capture(environment: ["SHOPY_HOME": home])
+        let code = await ShopY.main(arguments, io: io, transport: NoNetworkTransport())
+        return CLIRun(code: code, stdout: io.stdout.text, stderr: io.stderr.text)
     }
 
     func asides(_ store: SettingsStore) throws -> [String] {
@@ -224,5 +236,20 @@ final class DoctorLikesFilesTests: XCTestCase {
             XCTAssertEqual(aside.count, round, "\(aside)")
             for name in aside { XCTAssertEqual(contents(store.directory + "/" + name), Array("{\"schema\":1,\"likes\":[".utf8)) }
         }
+    }
+
+    func testDoctorCallsAnEmptyJournalEmpty() async throws {
+        let store = SettingsStore(directory: home)
+        try add(store, "1")
+        XCTAssertTrue(FileManager.default.createFile(atPath: journal, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        let doctor = await shopy(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("likes.journal     stale: it is empty (a write stopped before its first line; it never held a change): ignored; the next change or --repair removes it"),
+                      doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("compaction"), doctor.stdout)
+        let likes = await shopy(["likes"])
+        XCTAssertEqual(likes.code, 0, likes.stderr)
+        let repair = await shopy(["doctor", "--repair"])
+        XCTAssertTrue(repair.stdout.contains("removed: it was empty"), repair.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
     }
 }
