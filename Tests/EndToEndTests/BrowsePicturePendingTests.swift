@@ -25,12 +25,7 @@ final class BrowsePicturePendingTests: XCTestCase {
         var all: [String] { lock.withLock { list } }
 
         func wait(for event: String, timeout: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if all.contains(event) { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
+            eventually(within: timeout) { all.contains(event) }
         }
     }
 
@@ -107,12 +102,8 @@ final class BrowsePicturePendingTests: XCTestCase {
 
     /// The path of the `count`th picture request, once the server has it.
     func waitForRequest(_ events: Events, count: Int) -> String? {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            let asked = events.all.filter { $0.hasPrefix("asked ") }
-            if asked.count >= count { return String(asked[count - 1].dropFirst("asked ".count)) }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return nil
+        var asked: [String] = []
+        guard eventually(within: 15, { asked = events.all.filter { $0.hasPrefix("asked ") }; return asked.count >= count }) else { return nil }
+        return String(asked[count - 1].dropFirst("asked ".count))
     }
 }

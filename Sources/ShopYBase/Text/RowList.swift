@@ -50,7 +50,8 @@ public enum LocalTime {
         return String(Timestamp.local(date).prefix(16))
     }
 
-    static func parseUTC(_ text: String) -> Date? {
+    /// A time as the store writes it (`yyyy-mm-ddThh:mm:ssZ`), nil in any other form.
+    public static func parseUTC(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }

@@ -50,6 +50,9 @@ public struct LikesRefreshCommand: ResultCommand {
         public var source: SourceKind
         /// Requests that went to the server.
         public var requests: Int
+        /// The sources the likes were refreshed from: `source` when a bare id was among them (or
+        /// no like was chosen), 11번가 for `11st:` ids (Coupang's likes ask nothing).
+        public var sources: [SourceKind] = []
     }
 
     /// The bar on a terminal while it runs; then the report; then each fired alert delivered
@@ -109,7 +112,9 @@ public struct LikesRefreshCommand: ResultCommand {
         let fired = !results.contains(where: { $0.found != nil }) ? [] : try store.update([.likes, .prices]) { settings in
             try PriceRefresh.apply(results, to: settings, at: now)
         }
-        return Refreshed(results: results, fired: fired, source: bare, requests: pacer.sent)
+        // No likes at all: the source bare ids would go to (what --source and the config chose).
+        let sources = (needsBare || likes.isEmpty ? [bare] : []) + (elevenStreet == nil ? [] : [SourceKind.elevenst])
+        return Refreshed(results: results, fired: fired, source: bare, requests: pacer.sent, sources: sources)
     }
 
     public var presenter: PriceRefreshPresenter { PriceRefreshPresenter(format: format) }

@@ -8,7 +8,7 @@ public struct PriceRefreshPresenter: Presenter {
     public var format: OutputFormat?
 
     public func present(_ refreshed: LikesRefreshCommand.Refreshed, context: Context) -> ExitCode {
-        PriceReport.render(refreshed.results, fired: refreshed.fired, catalog: refreshed.source == .catalog, requests: refreshed.requests,
+        PriceReport.render(refreshed.results, fired: refreshed.fired, sources: refreshed.sources, requests: refreshed.requests,
                            format: format.resolved(for: context.io), context: context)
         return PriceReport.exitCode(refreshed.results)
     }
@@ -53,15 +53,19 @@ enum PriceReport {
         return .object(o)
     }
 
-    static func render(_ results: [PriceRefresh.Result], fired: [PriceRefresh.Fired], catalog: Bool, requests: Int,
+    /// `sources`: those asked (none when every like is Coupang's); the catalog's note only when
+    /// the catalog refreshed some.
+    static func render(_ results: [PriceRefresh.Result], fired: [PriceRefresh.Fired], sources: [SourceKind], requests: Int,
                        format: OutputFormat, context: Context) {
         let io = context.io
+        let catalog = sources.contains(.catalog)
         let note = "the offline catalog is a recording: its prices never change (set NAVER_CLIENT_ID and NAVER_CLIENT_SECRET to refresh from Naver)"
         switch format {
         case .json, .jsonl:
             var o = JSONObject()
             o.appendUnchecked("count", .int(results.count))
-            o.appendUnchecked("source", .string(catalog ? "catalog" : "naver"))
+            // One source's name ("naver", "catalog", "11st"), a comma list, or null: none asked.
+            o.appendUnchecked("source", sources.isEmpty ? .null : .string(sources.map(\.rawValue).joined(separator: ",")))
             o.appendUnchecked("requests", .int(requests))
             o.appendUnchecked("items", .array(results.map(json)))
             o.appendUnchecked("alerts", .array(fired.map(json)))
@@ -87,7 +91,7 @@ enum PriceReport {
                 if n > 0 { counts.append("\(n) \(outcome.rawValue)") }
             }
             let footer = "\(Money.grouped(results.count)) like\(results.count == 1 ? "" : "s") refreshed" + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
-                + (catalog && requests == 0 ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
+                + (sources == [.catalog] && requests == 0 ? " · offline catalog" : " · \(requests) request\(requests == 1 ? "" : "s") sent")
             io.stdout.line(Style.dim.apply(DisplayWidth.truncate(footer, toWidth: io.columns), enabled: io.useColor))
             if catalog { context.diagnostics.notice("\(note)") }
             for alert in fired {

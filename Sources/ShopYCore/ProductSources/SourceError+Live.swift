@@ -133,6 +133,9 @@ public struct NamedSourceError: ShopyError {
                 return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (\(source.baseVariable ?? "its base")); --source catalog works offline"
             case .redirected:
                 return "set \(source.baseVariable ?? "the base") to the address the server points to, if you trust it"
+            case .unreachable(_, .tls(let failure)):
+                // The host and the scheme are this source's: its own variable, not Naver's.
+                return failure.hint(baseVariable: source.baseVariable ?? "SHOPY_API_BASE")
             case .authentication:
                 return "check \(SourceKeys.variables(of: source).joined(separator: " and "))"
             default:

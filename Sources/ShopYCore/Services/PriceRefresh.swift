@@ -6,7 +6,8 @@ import ShopYBase
 /// - a bare id (Naver's, the catalog's): Naver's API cannot look a product up by id, so the like
 ///   is searched for by its title (relevance order), page by page down to the depth, until its
 ///   productId turns up; on the catalog (a recording) nothing is searched;
-/// - `11st:…`: one `ProductInfo` lookup by its code (`ElevenStreetSource.lookup`);
+/// - `11st:…`: one `ProductInfo` lookup by its code (`ElevenStreetSource.lookup`); an answer
+///   without a usable price is that like's `error` (exit 65), never `same` at the old price;
 /// - `coupang:…`: `untracked`: Coupang's terms forbid keeping its data, so a Coupang like keeps
 ///   what the user chose to keep and no price history.
 public enum PriceRefresh {
@@ -116,6 +117,13 @@ public enum PriceRefresh {
                             guard let elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: SourceKeys.variables(of: .elevenst)) }
                             product = try await elevenStreet.get().lookup(like.product.productId)
                             (rank, requests) = (nil, 1)
+                            // A price refresh that finds no price learned nothing: an error, not
+                            // `same` at the old price (no point is recorded).
+                            if let product, product.price == nil {
+                                throw NamedSourceError.wrap(SourceError.impossibleAnswer(
+                                    "ProductInfo for \(ProductID.bare(like.product.productId)) has no price (neither LowestPrice nor Price is a positive number of won)"),
+                                    source: .elevenst)
+                            }
                         } else {
                             (product, rank, requests) = try await find(like, source: source, depth: depth)
                         }

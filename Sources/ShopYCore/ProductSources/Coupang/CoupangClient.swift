@@ -71,7 +71,9 @@ public struct CoupangClient: Sendable {
         // The cache knows requests by what they ask: the server, the path and the query.
         let request = "GET " + URLRedaction.redact(SourceKeys.join(base, "")) + relative + "?" + query
         if let ledger {
-            switch try ledger.admit(key: key, request: request, now: now(), budget: budget) {
+            // A cached answer that does not parse (a damaged coupang.json) is no answer: the
+            // ledger drops it and Coupang is asked, as if it had never been kept.
+            switch try ledger.admit(key: key, request: request, now: now(), budget: budget, usable: { (try? CoupangAnswer.items($0)) != nil }) {
             case .cached(let body):
                 trace("[coupang] answered from the cache (under an hour old): GET \(path)\(query.isEmpty ? "" : "?" + query)")
                 return try CoupangAnswer.items(body)
@@ -106,9 +108,9 @@ public struct CoupangClient: Sendable {
                 return .success(response.body)
             case 429:
                 // Not retried: hold every request with this key for the rolling hour, or as long
-                // as Retry-After asks, whichever is later.
+                // as Retry-After asks, whichever is later (never past Coupang's 24-hour block).
                 let retryAfter = RetryAfter.seconds(response.headers["retry-after"], now: now()) ?? 0
-                let until = now().addingTimeInterval(max(CoupangLedger.window, retryAfter))
+                let until = now().addingTimeInterval(min(max(CoupangLedger.window, retryAfter), CoupangLedger.maxHold))
                 try? ledger?.hold(key: key, until: until, now: now())
                 throw .coupangThrottled(until: Self.when(until, now: now()))
             case 401, 403:

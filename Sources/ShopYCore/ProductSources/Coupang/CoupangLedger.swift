@@ -18,8 +18,12 @@ import ShopYBase
 ///   request, no budget spent, also while the budget is spent or a hold lasts). Nothing older
 ///   is ever used, and an entry from the future (a clock set back) neither.
 ///
-/// Bounded: at most `maxEntries` answers of at most `maxAnswerBytes` each; the file at most
-/// `maxFileBytes`. A file that does not decode is damage (65, named; nothing is written over it).
+/// Bounded: at most `maxEntries` answers of at most `maxAnswerBytes` each, and at most
+/// `maxCacheBytes` of them as written (the oldest go first), so the file stays far below the
+/// `maxFileBytes` its reader accepts. A file that does not decode is damage (65, named; nothing
+/// is written over it). A cached answer that does not parse is treated as absent and dropped.
+/// Times past what shopy can have written (a request after now, a hold beyond
+/// `maxHold`) are brought back to now and `maxHold` from now, never trusted to lock a key out.
 public struct CoupangLedger: Sendable {
     public static let fileName = "coupang.json"
     public static let lockName = ".coupang.lock"
@@ -28,6 +32,11 @@ public struct CoupangLedger: Sendable {
     static let maxEntries = 64
     static let maxAnswerBytes = 1 << 20
     static let maxFileBytes = 16 << 20
+    /// The cache as written (escapes included) stays under this: with the counts, a file of
+    /// well under `maxFileBytes`.
+    static let maxCacheBytes = 4 << 20
+    /// The longest hold there can be: Coupang blocks a key for 24 hours after a violation.
+    static let maxHold: TimeInterval = 25 * 3600
     /// A cached answer dated this far past now is from a clock that was set back: not used.
     static let futureSlack: TimeInterval = 60
 
@@ -59,10 +68,16 @@ public struct CoupangLedger: Sendable {
     }
 
     /// Decides a request (`request`: its method, path and query) for the key hashed as `key`,
-    /// counting it when it is to be sent.
-    public func admit(key: String, request: String, now: Date, budget: Int) throws(CoupangLedgerError) -> Admission {
+    /// counting it when it is to be sent. A cached answer `usable` refuses (one that does not
+    /// parse: a damaged file) is dropped and the request decided as if it were not there.
+    public func admit(key: String, request: String, now: Date, budget: Int,
+                      usable: ([UInt8]) -> Bool = { _ in true }) throws(CoupangLedgerError) -> Admission {
         try transaction(now: now) { state in
-            if let hit = state.cache.last(where: { $0.key == key && $0.request == request }) { return .cached(hit.body) }
+            if let hit = state.cache.last(where: { $0.key == key && $0.request == request }) {
+                if usable(hit.body) { return .cached(hit.body) }
+                state.cache.removeAll { $0.key == key && $0.request == request }
+                state.changed = true
+            }
             var account = state.accounts[key] ?? Account()
             if let held = account.heldUntil, held > now.timeIntervalSince1970 { return .held(until: Date(timeIntervalSince1970: held)) }
             if account.sent.count >= budget {
@@ -91,7 +106,8 @@ public struct CoupangLedger: Sendable {
     public func hold(key: String, until: Date, now: Date) throws(CoupangLedgerError) {
         try transaction(now: now) { state in
             var account = state.accounts[key] ?? Account()
-            account.heldUntil = max(account.heldUntil ?? 0, until.timeIntervalSince1970.rounded(.up))
+            let longest = (now.timeIntervalSince1970 + Self.maxHold).rounded(.down)
+            account.heldUntil = min(longest, max(account.heldUntil ?? 0, until.timeIntervalSince1970.rounded(.up)))
             state.accounts[key] = account
             state.changed = true
         }
@@ -124,6 +140,18 @@ public struct CoupangLedger: Sendable {
         var request: String
         var at: TimeInterval
         var body: [UInt8]
+
+        var json: JSONValue {
+            var o = JSONObject()
+            o.appendUnchecked("key", .string(key))
+            o.appendUnchecked("request", .string(request))
+            o.appendUnchecked("at", .int(Int64(at)))
+            o.appendUnchecked("body", .string(String(decoding: body, as: UTF8.self)))
+            return .object(o)
+        }
+
+        /// Its bytes in the file, escapes included (up to 6 per byte of the answer).
+        var writtenSize: Int { JSONWriter.serialize(json).count + 1 }
     }
 
     struct State {
@@ -133,15 +161,34 @@ public struct CoupangLedger: Sendable {
         /// Cached answers `prune` removed (past their hour).
         var expiredRemoved = 0
 
+        /// Keeps the newest answers that fit in `maxCacheBytes` as written, dropping the older
+        /// ones (and one that alone does not fit); whether any went.
+        @discardableResult
+        mutating func bound() -> Bool {
+            var total = 0
+            var keep = cache.count
+            while keep > 0 {
+                let size = cache[keep - 1].writtenSize
+                guard total + size <= CoupangLedger.maxCacheBytes else { break }
+                total += size
+                keep -= 1
+            }
+            guard keep > 0 else { return false }
+            cache.removeFirst(keep)
+            return true
+        }
+
         /// Forgets what the window and the cache's life no longer need.
         mutating func prune(now: Date) {
             let t = now.timeIntervalSince1970
             for (key, var account) in accounts {
                 let before = account
-                // A request dated past now (a clock set back) still counts: the budget errs on
-                // the side of the key.
+                // A request dated past now (a clock set back, or a damaged file) still counts,
+                // as sent now: the budget errs on the side of the key, for an hour, not longer.
                 account.sent.removeAll { $0 <= t - CoupangLedger.window }
+                if account.sent.contains(where: { $0 > t }) { account.sent = account.sent.map { min($0, t.rounded(.down)) } }
                 if let held = account.heldUntil, held <= t { account.heldUntil = nil }
+                if let held = account.heldUntil, held > t + CoupangLedger.maxHold { account.heldUntil = (t + CoupangLedger.maxHold).rounded(.down) }
                 if account.sent.isEmpty && account.heldUntil == nil {
                     accounts[key] = nil
                     changed = true
@@ -175,6 +222,7 @@ public struct CoupangLedger: Sendable {
         var state = try load()
         state.prune(now: now)
         let result = try body(&state)
+        if state.bound() { state.changed = true }
         if state.changed {
             do {
                 try FileIO.atomicWrite(Self.encode(state), to: path)
@@ -215,14 +263,7 @@ public struct CoupangLedger: Sendable {
             keys.append(.object(o))
         }
         var cache: [JSONValue] = []
-        for entry in state.cache {
-            var o = JSONObject()
-            o.appendUnchecked("key", .string(entry.key))
-            o.appendUnchecked("request", .string(entry.request))
-            o.appendUnchecked("at", .int(Int64(entry.at)))
-            o.appendUnchecked("body", .string(String(decoding: entry.body, as: UTF8.self)))
-            cache.append(.object(o))
-        }
+        for entry in state.cache { cache.append(entry.json) }
         var root = JSONObject()
         root.appendUnchecked("schema", .int(1))
         root.appendUnchecked("keys", .array(keys))

@@ -36,19 +36,7 @@ public struct CoupangSource: ProductSource {
 
     /// The cutoff for a like made at `likedAt` (`2026-12-01T09:30:05Z`), or nil for another form.
     public static func listingCutoff(likedAt: String) -> String? {
-        let b = Array(likedAt.utf8)
-        guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else { return nil }
-        func number(_ range: Range<Int>) -> Int32? { Int32(String(decoding: b[range], as: UTF8.self)) }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19) else { return nil }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = month - 1
-        parts.tm_mday = day
-        parts.tm_hour = hour
-        parts.tm_min = minute
-        parts.tm_sec = second
-        return listingCutoff(now: Date(timeIntervalSince1970: TimeInterval(timegm(&parts))))
+        LocalTime.parseUTC(likedAt).flatMap { listingCutoff(now: $0) }
     }
 
     /// What a Coupang like keeps: what the user chose to keep (id, title, plain link, image, the
