@@ -42,13 +42,7 @@ extension JSONParser {
             let valueStart = index
             try body(key, &self)
             if index == valueStart { try skipValue() }
-            skipWhitespace()
-            let next = try peek()
-            index += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "}") { break }
-            index -= 1
-            throw unexpected()
+            if try !moreFollow(before: UInt8(ascii: "}")) { break }
         }
         depth -= 1
     }
@@ -77,13 +71,7 @@ extension JSONParser {
             let start = index
             try body(start, &self)
             if index == start { try skipValue() }
-            skipWhitespace()
-            let next = try peek()
-            index += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "]") { break }
-            index -= 1
-            throw unexpected()
+            if try !moreFollow(before: UInt8(ascii: "]")) { break }
         }
         depth -= 1
     }

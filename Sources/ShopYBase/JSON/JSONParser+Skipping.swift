@@ -21,13 +21,7 @@ extension JSONParser {
                     try skipString()
                     try expect(UInt8(ascii: ":"))
                     try skipValue()
-                    skipWhitespace()
-                    let next = try peek()
-                    index += 1
-                    if next == UInt8(ascii: ",") { continue }
-                    if next == UInt8(ascii: "}") { break }
-                    index -= 1
-                    throw unexpected()
+                    if try !moreFollow(before: UInt8(ascii: "}")) { break }
                 }
             }
             depth -= 1
@@ -40,13 +34,7 @@ extension JSONParser {
             } else {
                 while true {
                     try skipValue()
-                    skipWhitespace()
-                    let next = try peek()
-                    index += 1
-                    if next == UInt8(ascii: ",") { continue }
-                    if next == UInt8(ascii: "]") { break }
-                    index -= 1
-                    throw unexpected()
+                    if try !moreFollow(before: UInt8(ascii: "]")) { break }
                 }
             }
             depth -= 1

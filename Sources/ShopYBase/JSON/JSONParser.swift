@@ -70,6 +70,19 @@ public struct JSONParser {
         }
     }
 
+    /// After a member or an element: true past a comma (another follows), false past `close`
+    /// (the object or array ends); anything else is unexpected, reported where it stands.
+    @inline(__always)
+    mutating func moreFollow(before close: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        let next = try peek()
+        index += 1
+        if next == UInt8(ascii: ",") { return true }
+        if next == close { return false }
+        index -= 1
+        throw unexpected()
+    }
+
     mutating func parseObject() throws(JSONParseError) -> JSONObject {
         try enter()
         index += 1  // {
@@ -87,13 +100,7 @@ public struct JSONParser {
             try expect(UInt8(ascii: ":"))
             let value = try parseValue()
             object.appendUnchecked(key, value)
-            skipWhitespace()
-            let next = try peek()
-            index += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "}") { break }
-            index -= 1
-            throw unexpected()
+            if try !moreFollow(before: UInt8(ascii: "}")) { break }
         }
         depth -= 1
         return object
@@ -111,13 +118,7 @@ public struct JSONParser {
         }
         while true {
             array.append(try parseValue())
-            skipWhitespace()
-            let next = try peek()
-            index += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "]") { break }
-            index -= 1
-            throw unexpected()
+            if try !moreFollow(before: UInt8(ascii: "]")) { break }
         }
         depth -= 1
         return array
