@@ -33,8 +33,10 @@ enum CatalogFileWriter {
     static func name(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// A temporary file beside `path` (O_EXCL, mode 0600) that `fill` writes (returning the errno
-    /// of a failed write, or nil), fsynced and closed; removed when anything fails.
-    static func temporary(for path: String, directory: String, fill: (Int32) -> Int32?) throws(StoreError) -> String {
+    /// of a failed write, or nil), fsynced unless it is `derived`, and closed; removed when
+    /// anything fails. A derived file (the index) is not fsynced: every byte of it is under a
+    /// checksum, and one a crash left torn is built again from the items file it belongs to.
+    static func temporary(for path: String, directory: String, derived: Bool = false, fill: (Int32) -> Int32?) throws(StoreError) -> String {
         var fd: Int32 = -1
         var temp = ""
         for _ in 0..<8 {
@@ -48,7 +50,7 @@ enum CatalogFileWriter {
             failure = ("write", errno)
         } else if let code = fill(fd) {
             failure = ("write", code)
-        } else if fsync(fd) != 0 {
+        } else if !derived && fsync(fd) != 0 {
             failure = ("write", errno)
         }
         if close(fd) != 0 && failure == nil { failure = ("close", errno) }

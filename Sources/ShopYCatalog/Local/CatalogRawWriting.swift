@@ -54,7 +54,7 @@ extension LocalCatalog {
         index.locate(ranges: ranges, itemsLength: length)
         let indexTemp: String
         do {
-            indexTemp = try CatalogFileWriter.temporary(for: indexPath, directory: directory) { fd in index.forEachSection { FileIO.writeAll($0, to: fd) } }
+            indexTemp = try CatalogFileWriter.temporary(for: indexPath, directory: directory, derived: true) { fd in index.forEachSection { FileIO.writeAll($0, to: fd) } }
         } catch {
             unlink(itemsTemp)
             throw error

@@ -7,8 +7,9 @@ import ShopYBase
 
 /// The local catalog in SHOPY_HOME: `catalog.json` (the records, one per line, the truth) and
 /// `catalog.index` (their index, derived, mapped by searches), changed only under
-/// `catalog.lock`. A change writes both files whole (temp file, fsync, rename, directory fsync),
-/// the items first: the items file's rename is the commit. An index that does not belong to the
+/// `catalog.lock`. A change writes both files whole (temp file, rename, directory fsync; the
+/// items file fsynced, the derived and checksummed index not), the items first: the items
+/// file's rename is the commit. An index that does not belong to the
 /// items file (a crash between the renames, a copy) is rebuilt; an items file that does not
 /// parse is reported and never overwritten.
 public struct LocalCatalog: Sendable {
