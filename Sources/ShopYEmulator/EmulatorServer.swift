@@ -229,6 +229,13 @@ public final class EmulatorServer: Sendable {
             if buffer.count > RequestParser.maxHeadBytes {
                 return .refused(status: 431, message: "Request header fields too large")
             }
+            // What cannot begin a request line is refused at once, as nginx does, not waited on
+            // for a blank line that never comes: above all a TLS ClientHello (a client given
+            // https:// for this plain-HTTP port), which then reads the answer as "not TLS".
+            if let first = buffer.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+                return .refused(status: 400, message: first == 0x16 ? "Bad request: a TLS handshake on a plain-HTTP port (use http://)"
+                                                                    : "Bad request: not an HTTP request line")
+            }
             guard let chunk = Socket.receive(fd), !chunk.isEmpty else { return .closed }
             let searchFrom = max(0, buffer.count - 3)
             buffer += chunk

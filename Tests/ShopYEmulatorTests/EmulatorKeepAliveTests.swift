@@ -27,6 +27,22 @@ final class EmulatorKeepAliveTests: XCTestCase {
         String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
     }
 
+    /// A TLS ClientHello (a client given https:// for this plain-HTTP port) holds no blank
+    /// line: it is answered at once with a 400 and the connection closed, as nginx answers it,
+    /// not held until the read timeout (the client then names "not TLS" at once).
+    func testATLSHandshakeOrOtherNonHTTPIsRefusedAtOnce() throws {
+        let server = try startServer()
+        // The first bytes of a ClientHello: a handshake record of TLS 1.0 framing, no CR or LF.
+        let hello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + [UInt8](repeating: 0x42, count: 64)
+        let answer = RawHTTPResponse.exchange(port: server.port, request: hello, timeout: 5)
+        XCTAssertTrue(answer.closedByPeer, "the connection must be ended, not held: \(answer.bytes.count) bytes")
+        XCTAssertEqual(answer.status, 400)
+        XCTAssertEqual(answer.json?["errorMessage"]?.stringValue, "Bad request: a TLS handshake on a plain-HTTP port (use http://)")
+        let binary = RawHTTPResponse.exchange(port: server.port, request: [0x00, 0x01, 0x02], timeout: 5)
+        XCTAssertEqual(binary.status, 400)
+        XCTAssertEqual(binary.json?["errorMessage"]?.stringValue, "Bad request: not an HTTP request line")
+    }
+
     func testPipelinedRequestsShareOneConnectionUntilClose() throws {
         let server = try startServer()
         let search = "/v1/search/shop.json?query=%EB%B0%A9%EC%B6%A9%EB%A7%9D&display=2"
