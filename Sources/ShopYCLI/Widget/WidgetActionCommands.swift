@@ -56,22 +56,24 @@ public enum WidgetRefreshAction: WidgetFlagAction {
     }
 }
 
-/// `shopy widget open N`
+/// `shopy widget open [N]`
 public struct WidgetOpenCommand: ResultCommand {
     public static let spec = WidgetOptions.spec(
-        "open", abstract: "Open the link of the Nth shown item (for a bar's click action).",
-        arguments: [ArgumentSpec("n", help: "The item's position, from 1.")], examples: ["shopy widget open 1"])
+        "open", abstract: "Open the link of the Nth shown item, or of the first one that has a link (a bar's click action).",
+        arguments: [ArgumentSpec("n", help: "The item's position, from 1; without it, the first shown item with a link.", optional: true)],
+        examples: ["shopy widget open", "shopy widget open 3"])
 
-    public var n: Int
+    /// Nil: the first shown item that has a link.
+    public var n: Int?
     public var name: String
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard parsed.positionals.count == 1 else { throw UsageError("widget open takes one item number", hint: "e.g. shopy widget open 1") }
-        n = try ArgumentParser.integer(parsed.positionals[0], option: "n", in: 1...WidgetConfiguration.maxShown)
+        guard parsed.positionals.count <= 1 else { throw UsageError("widget open takes at most one item number", hint: "e.g. shopy widget open 3") }
+        n = try parsed.positionals.first.map { p throws(UsageError) in try ArgumentParser.integer(p, option: "n", in: 1...WidgetConfiguration.maxShown) }
         name = try WidgetOptions.name.read(parsed)
     }
 
-    /// The Nth shown item's checked link, handed to the first opener that takes it.
+    /// The chosen item's checked link, handed to the first opener that takes it.
     public func execute(_ context: Context) async throws -> LinkOpening.Outcome {
         let link = try WidgetService.link(ofItem: n, WidgetCommand.provider(context, name: name), now: context.io.now())
         return LinkOpening.open(link, context: context)

@@ -61,7 +61,7 @@ public enum WidgetInstall {
                 "return-type": "json",
                 "interval": 30,
                 "tooltip": true,
-                "on-click": \(json(t.command("open 1"))),
+                "on-click": \(json(t.command("open"))),
                 "on-click-right": \(json(t.command("refresh")))
             }
 
@@ -73,7 +73,7 @@ public enum WidgetInstall {
             return """
             # ~/.config/i3blocks/config
             [\(t.id)]
-            command=\(t.exports("; "))case "${button:-${BLOCK_BUTTON:-}}" in 1) \(t.bare("open 1")) >/dev/null 2>&1;; esac; exec \(t.bare("--format i3blocks"))
+            command=\(t.exports("; "))case "${button:-${BLOCK_BUTTON:-}}" in 1) \(t.bare("open")) >/dev/null 2>&1;; esac; exec \(t.bare("--format i3blocks"))
             interval=30
 
             """
@@ -86,7 +86,7 @@ public enum WidgetInstall {
             type = custom/script
             exec = \(ini(t.command("--format polybar --color=always")))
             interval = 30
-            click-left = \(ini(t.command("open 1")))
+            click-left = \(ini(t.command("open")))
             click-right = \(ini(t.command("refresh")))
 
             """

@@ -80,13 +80,20 @@ public enum WidgetService {
         return known.filter { $0.hasPrefix(kind + ":") }.prefix(3).map { $0 }
     }
 
-    /// `widget open N`: the checked link of the Nth shown item.
-    public static func link(ofItem n: Int, _ provider: WidgetProvider, now: Date) throws -> String {
+    /// `widget open N`: the checked link of the Nth shown item; `widget open` (n nil, a bar's
+    /// click): that of the first shown item that has one (the default set starts with the
+    /// status, which has none).
+    public static func link(ofItem n: Int?, _ provider: WidgetProvider, now: Date) throws -> String {
         let state = provider.current(now: now)
         if let errorClass = state.entry.errorClass {
             throw UsageError("the widget has nothing to open: the store cannot be read (\(errorClass))", hint: "run shopy doctor")
         }
         let items = state.entry.items
+        guard let n else {
+            if let link = items.lazy.compactMap({ SafeLink.check($0.link) }).first { return link }
+            throw UsageError("none of the widget's \(items.count) shown item\(items.count == 1 ? "" : "s") has an http or https link to open",
+                             hint: "show a popular section, a search or a like: shopy widget configure --show status,likes,popular:KEYWORD")
+        }
         guard (1...max(1, items.count)).contains(n), n <= items.count else {
             throw UsageError("the widget shows \(items.count) item\(items.count == 1 ? "" : "s"); there is no item \(n)")
         }

@@ -144,6 +144,8 @@ final class WidgetBehaviourTests: XCTestCase {
         XCTAssertEqual(r13.code, 0)
         XCTAssertTrue(try WidgetService.link(ofItem: 3, provider, now: Date()).hasPrefix("https://"))
         XCTAssertThrowsError(try WidgetService.link(ofItem: 1, provider, now: Date()), "status has no link")
+        // A bar's click (`widget open` without a number): the first shown item with a link.
+        XCTAssertEqual(try WidgetService.link(ofItem: nil, provider, now: Date()), try WidgetService.link(ofItem: 3, provider, now: Date()))
         let r14 = await shopy(["widget", "open", "9"])
         XCTAssertEqual(r14.code, 64)
         for bar in WidgetInstall.Bar.allCases {
@@ -153,6 +155,20 @@ final class WidgetBehaviourTests: XCTestCase {
         }
         let waybar = await shopy(["widget", "install", "waybar"]).stdout
         XCTAssertTrue(waybar.contains("\"return-type\": \"json\""))
+    }
+
+    /// `widget open` without a number, as every bar snippet's click runs it, when no shown item
+    /// has a link: one line saying so, exit 64; with a number past the shown ones, the same code.
+    func testOpenWithoutANumberWhenNoItemHasALink() async throws {
+        let configured = await shopy(["widget", "configure", "--show", "status,likes"])
+        XCTAssertEqual(configured.code, 0, configured.stderr)
+        let refreshed = await shopy(["widget", "refresh"])
+        XCTAssertEqual(refreshed.code, 0, refreshed.stderr)
+        let run = await shopy(["widget", "open"])
+        XCTAssertEqual(run.code, 64)
+        XCTAssertTrue(run.stderr.hasPrefix("shopy: none of the widget's 2 shown items has an http or https link to open\n"), run.stderr)
+        let two = await shopy(["widget", "open", "1", "2"])
+        XCTAssertEqual(two.code, 64, "at most one number")
     }
 
     /// The case: `--policy after:0001-01-01T00:00:00Z` wrote the year as `1`, and every

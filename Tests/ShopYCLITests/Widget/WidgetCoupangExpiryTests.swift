@@ -84,6 +84,23 @@ final class WidgetCoupangExpiryTests: XCTestCase {
         XCTAssertEqual(failed.timeline.entries[0].items.first?.line, "★ 고양이: offline")
     }
 
+    /// Coupang's terms ask for the partner disclosure beside its results: the bar texts (the
+    /// small family, whose few words are all a bar shows) carry it once at their end, in every
+    /// format; a bar that shows none of Coupang's results does not.
+    func testBarsShowingCoupangResultsCarryTheDisclosure() async throws {
+        try await refreshed()
+        for format in WidgetFormat.allCases where format != .json {
+            let bar = await shopy(["widget", "--format", format.rawValue], now: t0.addingTimeInterval(60))
+            XCTAssertEqual(bar.code, 0, bar.stderr)
+            XCTAssertTrue(bar.stdout.contains("이 포스팅은 쿠팡 파트너스"), "\(format): \(bar.stdout)")
+            XCTAssertEqual(bar.stdout.components(separatedBy: "이 포스팅은 쿠팡 파트너스").count - 1,
+                           format == .i3blocks ? 2 : format == .swiftbar || format == .waybar ? 2 : 1,
+                           "\(format): once in the bar text (and once more where a menu, tooltip or short text shows it): \(bar.stdout)")
+        }
+        let after = await shopy(["widget"], now: t0.addingTimeInterval(3600))
+        XCTAssertFalse(after.stdout.contains("쿠팡 파트너스"), "past the hour nothing of Coupang's is shown: \(after.stdout)")
+    }
+
     func testAFailedRefreshCarriesCoupangLinesOnlyWithinTheHour() async throws {
         try await refreshed()
         let failing: () throws -> any ProductSource = { throw NetworkError.offline("no route") }

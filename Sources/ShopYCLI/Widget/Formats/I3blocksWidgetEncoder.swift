@@ -3,7 +3,7 @@ import ShopYCore
 public enum I3blocksWidgetEncoder: WidgetEncoder {
     public static func encode(_ r: WidgetRendering) -> String {
         let full = r.texts(WidgetTextSafety.plain).joined(separator: " · ")
-        let short = WidgetRendering(state: r.state, family: .small, color: r.color, name: r.name).texts(WidgetTextSafety.plain).prefix(2).joined(separator: " · ")
+        let short = WidgetRendering(state: r.state, family: .small, color: r.color, name: r.name).texts(WidgetTextSafety.plain, first: 2).joined(separator: " · ")
         let color = r.color ? (WidgetColors.hex(r.tone) ?? "") : ""
         return (full.isEmpty ? "shopy" : full) + "\n" + (short.isEmpty ? "shopy" : short) + "\n" + color + "\n"
     }

@@ -28,18 +28,30 @@ public struct WidgetRendering: Sendable {
 
     public var entry: WidgetEntry { state.entry }
 
-    /// The items' texts for this family, made safe by `clean` (the protocol's own sanitizer).
-    public func texts(_ clean: (String) -> String) -> [String] {
-        if let message = entry.message { return [clean(message)] }
-        return entry.items.map { clean(family == .small ? $0.short : $0.line) }
+    /// The texts of the first `count` items for this family, made safe by `clean` (the
+    /// protocol's own sanitizer). Coupang's terms ask for its partner disclosure beside its
+    /// results: a line carries it already; the small family's few words cannot, so when they
+    /// show Coupang's results the disclosure follows them, once, as the last text.
+    public func texts(_ clean: (String) -> String, first count: Int = .max) -> [String] {
+        styledTexts(clean, first: count).map(\.text)
+    }
+
+    /// The same with each text's tone (the disclosure muted).
+    func styledTexts(_ clean: (String) -> String, first count: Int = .max) -> [(text: String, tone: WidgetItem.Tone)] {
+        if let message = entry.message { return [(clean(message), .bad)] }
+        let shown = entry.items.prefix(count)
+        var texts = shown.map { (text: clean(family == .small ? $0.short : $0.line), tone: $0.tone) }
+        if family == .small, shown.contains(where: { $0.coupangFetchedAt != nil }) {
+            texts.append((clean(CoupangSource.disclosure), .muted))
+        }
+        return texts
     }
 
     /// One line for a bar that styles text inline (polybar, tmux): each item's text made safe by
     /// `clean`, wrapped by `style(text, hex)` in its tone's colour when colour is on; a message
     /// in the bad tone; `shopy` when there is nothing.
     public func styledLine(_ clean: (String) -> String, style: (_ text: String, _ hex: String) -> String) -> String {
-        let tones = entry.message != nil ? [WidgetItem.Tone.bad] : entry.items.map(\.tone)
-        let parts = zip(texts(clean), tones).map { text, tone -> String in
+        let parts = styledTexts(clean).map { text, tone -> String in
             guard color, let hex = WidgetColors.hex(tone) else { return text }
             return style(text, hex)
         }
