@@ -156,6 +156,10 @@ public struct DoctorCommand: ResultCommand {
                     let history = settings.history
                     let rows = settings.lastListing?.rowCount ?? 0
                     return "\(history.count) search\(history.count == 1 ? "" : "es") in history, \(rows) row\(rows == 1 ? "" : "s") in the last listing"
+                case .prices:
+                    let records = settings.prices.records.values
+                    let tracked = records.filter { !$0.points.isEmpty }.count, alerts = records.filter { $0.alert != nil }.count
+                    return "\(Money.grouped(tracked)) like\(tracked == 1 ? "" : "s") with a price history, \(alerts) alert\(alerts == 1 ? "" : "s")"
                 default:
                     let recording = settings.historyEnabled
                     let sections = settings.popularSections

@@ -64,6 +64,14 @@ extension DoctorCommand {
             }
         } else if index.status == "unsafe", FileIO.kind(of: files.index) != "a symbolic link" {
             index.actions.append("moved aside to \(try Self.moveAside(files.index, prefix: "likes.index.unsafe", in: store.directory, now: now, extension: "txt"))")
+            // Derived: built again at once from likes.json when that one is sound.
+            if snapshot.status == "ok", snapshot.mode != nil {
+                let base = try LikesBase.load(files, readJournal: false)
+                if base.generation != nil {
+                    try LikesCommit.rebuildIndex(base)
+                    index.actions.append("rebuilt from likes.json")
+                }
+            }
         }
         reports[2] = index
         return reports
@@ -112,7 +120,7 @@ extension DoctorCommand {
         let base: LikesBase
         let elements: [LikeCollection.Element]
         do {
-            base = try LikesBase.load(files, readJournal: false)
+            base = try LikesBase.load(files, readJournal: false, readIndex: index.status != "unsafe")
             elements = try base.snapshot().elements
         } catch {
             snapshot.record(error)

@@ -123,7 +123,8 @@ enum PriceReading {
             default: break
             }
         }
-        guard let at else { throw shapeProblem }
+        // No source gives a price below zero (the mapper keeps none): one is damage, as in likes.json.
+        guard let at, (price ?? 0) >= 0 else { throw shapeProblem }
         return PricePoint(at: at, price: price)
     }
 

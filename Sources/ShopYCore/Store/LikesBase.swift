@@ -95,7 +95,9 @@ package final class LikesBase: @unchecked Sendable {
     /// Reads the files without a lock. A compaction may replace the snapshot meanwhile: the
     /// snapshot is opened first and checked to still be at its path once the journal is read,
     /// else everything is read again; so the state seen is always one that was whole.
-    package static func load(_ files: LikesFiles, readJournal: Bool = true) throws(StoreError) -> LikesBase {
+    /// `readIndex` false: the index is not opened (doctor, reading likes.json beside an index
+    /// that is not a regular file: that one is the index's problem, not likes.json's).
+    package static func load(_ files: LikesFiles, readJournal: Bool = true, readIndex: Bool = true) throws(StoreError) -> LikesBase {
         var attempt = 0
         while true {
             attempt += 1
@@ -106,7 +108,7 @@ package final class LikesBase: @unchecked Sendable {
             let generation = try opened.flatMap { (fd, _) throws(StoreError) in try readGeneration(fd, path: files.snapshot) }
             // Its header only: a lookup checks the lines it uses (see `LikesIndex`).
             var index: LikesIndex?, unconfirmed: LikesIndex?
-            if let info = opened?.info, let generation, let indexFile = try FileIO.openStoreFile(files.index) {
+            if readIndex, let info = opened?.info, let generation, let indexFile = try FileIO.openStoreFile(files.index) {
                 if let bytes = IndexBytes(mapping: indexFile.fd, size: Int(indexFile.info.st_size)), let parsed = LikesIndex.parseHeader(bytes),
                    parsed.key.generation == generation, parsed.key.size == Int(info.st_size) {
                     if parsed.seen == SnapshotSeen(info) { index = parsed } else { unconfirmed = parsed }

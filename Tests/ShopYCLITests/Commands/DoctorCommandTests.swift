@@ -48,4 +48,36 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(line.components(separatedBy: "likes.json").count, 2, "the path once: \(line)")
         XCTAssertTrue(line.contains("damaged: it is not valid JSON"), String(line))
     }
+
+    /// prices.json was never read by doctor (it printed the preferences' summary for it): a
+    /// damaged one, which stops `likes` with 65 and a hint to run `doctor --repair`, was
+    /// reported "ok" and never moved aside.
+    func testDoctorChecksAndRepairsPricesJSON() async throws {
+        let home = Home()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let prices = home.path + "/prices.json"
+        try #"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12-01T00:00:00Z","price":900}],"lowest":{"at":"2026-12-01T00:00:00Z","price":900},"highest":{"at":"2026-12-01T00:00:00Z","price":900},"alert":{"below":800,"armed":true}}}}"#
+            .write(toFile: prices, atomically: true, encoding: .utf8)
+        let sound = await home.run(["doctor"])
+        XCTAssertEqual(sound.code, 0, sound.stdout + sound.stderr)
+        let line = try XCTUnwrap(sound.stdout.split(separator: "\n").first { $0.contains("prices.json") })
+        XCTAssertTrue(line.contains("ok · 1 like with a price history, 1 alert"), String(line))
+
+        // Cut short, and a price below zero (which no refresh writes: likes.json calls it damage too).
+        for damage in [#"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12"#,
+                       #"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12-01T00:00:00Z","price":-5}]}}}"#] {
+            try damage.write(toFile: prices, atomically: true, encoding: .utf8)
+            let likes = await home.run(["likes"])
+            XCTAssertEqual(likes.code, 65, likes.stderr)
+            let check = await home.run(["doctor"])
+            XCTAssertEqual(check.code, 65, check.stdout)
+            XCTAssertTrue(check.stdout.split(separator: "\n").contains { $0.contains("prices.json") && $0.contains("damaged") }, check.stdout)
+            let repaired = await home.run(["doctor", "--repair"])
+            XCTAssertEqual(repaired.code, 0, repaired.stdout + repaired.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: prices), "moved aside")
+            XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: home.path).contains { $0.hasPrefix("prices.damaged-") })
+            let after = await home.run(["likes"])
+            XCTAssertEqual(after.code, 0, after.stderr)
+        }
+    }
 }

@@ -184,6 +184,47 @@ final class DoctorLikesFilesTests: XCTestCase {
         XCTAssertEqual(doctor.checkLikes(files)[2].status, "ok")
     }
 
+    /// An index that is a directory, a FIFO or a link is the index's problem alone: likes.json
+    /// and its journal are reported sound and never moved aside for it; --repair moves a
+    /// directory or FIFO index aside and builds it again, and leaves a link (and its target).
+    func testAnIndexThatIsNotARegularFileNeverPutsTheLikesAside() throws {
+        let store = SettingsStore(directory: directory + "/home")
+        let files = store.likesFiles
+        try change(store) { for i in 0..<5 { $0.add(like("\(100 + i)")) } }
+        try change(store) { $0.remove("100") }  // a journal beside the snapshot
+        let good = try XCTUnwrap(contents(files.index))
+        let doctor = try DoctorCommand(try ArgumentParser.parse([], for: DoctorCommand.spec, commandPath: "doctor"))
+        let repair = try DoctorCommand(try ArgumentParser.parse(["--repair"], for: DoctorCommand.spec, commandPath: "doctor"))
+        for kind in ["directory", "fifo", "link"] {
+            XCTAssertEqual(unlink(files.index), 0)
+            switch kind {
+            case "directory": XCTAssertEqual(mkdir(files.index, 0o700), 0)
+            case "fifo": XCTAssertEqual(mkfifo(files.index, 0o600), 0)
+            default: XCTAssertEqual(symlink(directory + "/elsewhere", files.index), 0)
+            }
+            let before = names(in: store.directory)
+            let checked = doctor.checkLikes(files)
+            XCTAssertEqual(checked.map(\.status), ["ok", "ok", "unsafe"], "\(kind): \(checked.map { $0.problem ?? "" })")
+            XCTAssertEqual(checked[0].entries, "4 likes (5 in the snapshot)", kind)
+            let reports = try repair.likesReports(store: store, now: Date())
+            XCTAssertEqual(reports[0].actions, [], "\(kind): likes.json is never moved aside for its index")
+            XCTAssertEqual(reports[1].actions, [], kind)
+            if kind == "link" {
+                XCTAssertEqual(reports[2].actions, [], "a link is left as it is")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: files.snapshot) && FileManager.default.fileExists(atPath: files.journal))
+                XCTAssertEqual(names(in: store.directory), before)
+                XCTAssertEqual(FileIO.kind(of: files.index), "a symbolic link")
+            } else {
+                XCTAssertEqual(reports[2].actions.count, 2, "\(kind): \(reports[2].actions)")
+                XCTAssertTrue(reports[2].actions[0].hasPrefix("moved aside to \(store.directory)/likes.index.unsafe"), reports[2].actions[0])
+                XCTAssertEqual(reports[2].actions[1], "rebuilt from likes.json")
+                XCTAssertEqual(doctor.checkLikes(files).map(\.status), ["ok", "ok", "ok"], kind)
+                XCTAssertEqual(contents(files.index), good, "\(kind): the same index as before")
+                XCTAssertEqual(try ids(store).count, 4, "\(kind): every like is still there")
+            }
+        }
+    }
+
     func testDoctorTellsAnUnfoldedStaleJournalFromAFoldedOneAndRepairKeepsItAside() throws {
         let (store, journal) = try storeWithAnUnfoldedStaleJournal("doctor")
         let files = store.likesFiles
