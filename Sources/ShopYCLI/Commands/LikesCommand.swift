@@ -55,8 +55,9 @@ public struct LikesCommand: ResultCommand {
     public enum Listing: Sendable {
         /// JSON or JSONL before any refresh, in the stored order: written from the stored bytes.
         case stored([LikeCollection.RawLike])
-        /// Sorted, filtered (`--drops`) and ordered by the change when asked, with the prices.
-        case likes([Like], book: PriceBook)
+        /// Sorted, filtered (`--drops`) and ordered by the change when asked, with the prices;
+        /// `total`: how many likes there are before the filter.
+        case likes([Like], book: PriceBook, total: Int)
     }
 
     /// The likes in the order printed; their rows are remembered as the last listing, so that
@@ -74,7 +75,7 @@ public struct LikesCommand: ResultCommand {
         let likes: [Like] = try store.read { settings in try settings.allLikes() }
         let arranged = PriceView.arrange(Self.sorted(likes, by: sort), book: prices, byChange: byChange, dropsOnly: drops)
         memory.rememberLikes(listingDescription, ids: arranged.map(\.product.productId))
-        return .likes(arranged, book: prices)
+        return .likes(arranged, book: prices, total: likes.count)
     }
 
     /// How the listing names itself in messages about its rows: `likes`, `likes (sort price, drops)`.

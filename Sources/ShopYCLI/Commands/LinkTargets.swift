@@ -33,10 +33,25 @@ enum LinkTargets {
     /// The product's link, checked; a product without a safe link is an error before anything runs.
     static func link(of product: Product) throws(UsageError) -> String {
         guard let link = SafeLink.check(product.link) else {
-            let shown = product.link.map { "'\(Sanitizer.clean($0))'" } ?? "none"
+            let shown = product.link.map { "'\(visible($0))'" } ?? "none"
             throw UsageError("product \(Sanitizer.clean(product.productId)) has no http(s) link to open (its link: \(shown))")
         }
         return link
+    }
+
+    /// A refused link as it is, not as it would be cleaned: each whitespace, control or
+    /// invisible format character written `\u{XXXX}`, so that the message shows why a link that
+    /// reads as valid was refused.
+    static func visible(_ link: String) -> String {
+        var out = ""
+        for scalar in link.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format || Sanitizer.needsCleaning(String(scalar)) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The one opener loop (`LinkOpener`), with this run's environment, launcher and diagnostics.

@@ -18,6 +18,7 @@ public struct LikesPresenter: Presenter {
         let io = context.io
         let format = self.format.resolved(for: io)
         let items: [ListedItem]
+        var total = 0
         switch listing {
         case .stored(let likes):
             do {
@@ -26,8 +27,9 @@ public struct LikesPresenter: Presenter {
                 return ShopY.report(error, io: io)
             }
             return .ok
-        case .likes(let likes, let book):
+        case .likes(let likes, let book, let all):
             items = PriceView.items(likes, book: book, history: history, table: format == .table)
+            total = all
         }
         switch format {
         case .json:
@@ -39,7 +41,11 @@ public struct LikesPresenter: Presenter {
         case .jsonl, .tsv, .csv:
             io.stdout.write(Render.lines(items, format: format) ?? "")
         case .table:
-            if items.isEmpty {
+            if items.isEmpty && total > 0 {
+                // --drops left every like out.
+                io.stdout.line(total == 1 ? "the like is not cheaper than when liked (prices: shopy likes refresh)"
+                                          : "none of the \(Money.grouped(total)) likes is cheaper than when liked (prices: shopy likes refresh)")
+            } else if items.isEmpty {
                 io.stdout.line("no likes yet: 'shopy like <row>' after a search adds one")
             } else {
                 // Numbered rows, remembered as the last listing: 'unlike 2' is the second row

@@ -111,6 +111,19 @@ final class OpenCopyTests: XCTestCase {
         XCTAssertEqual(SafeLink.check("HTTPS://A.example/x"), "HTTPS://A.example/x")
     }
 
+    /// A refused link that reads as valid once cleaned (a space before it, a bidi override in
+    /// it) is shown with what made it refused, escaped, not as it would be cleaned.
+    func testARefusedLinkShowsWhatMadeItRefused() async throws {
+        let home = try home(links: [" https://x.example/\u{202E}gpj.exe", "https://x.example/\u{FEFF}a\tb"])
+        let launcher = RecordingLauncher(installed: ["xdg-open"])
+        let first = await home.run(["open", "1"], environment: ["DISPLAY": ":0"], launcher: launcher)
+        XCTAssertEqual(first.code, 64)
+        XCTAssertEqual(first.stderrLines.first, "shopy: product 9000000000 has no http(s) link to open (its link: '\\u{20}https://x.example/\\u{202E}gpj.exe')")
+        let second = await home.run(["open", "2"], environment: ["DISPLAY": ":0"], launcher: launcher)
+        XCTAssertEqual(second.stderrLines.first, "shopy: product 9000000001 has no http(s) link to open (its link: 'https://x.example/\\u{FEFF}a\\u{9}b')")
+        XCTAssertEqual(launcher.calls, [])
+    }
+
     func testOpenByIDTakesTheLike() async throws {
         let home = try home(links: ["https://a.example/1"])
         let launcher = RecordingLauncher(installed: ["wslview"])

@@ -147,7 +147,7 @@ final class ResultTypesTests: StoreDirectoryTestCase {
         _ = try await parsed(LikeCommand.self, ["1", "2"]).execute(context)
         guard case .stored(let raw) = try await parsed(LikesCommand.self, ["--json"]).execute(context) else { return XCTFail("JSON before any refresh comes from the stored bytes") }
         XCTAssertEqual(raw.count, 2)
-        guard case .likes(let likes, let book) = try await parsed(LikesCommand.self, ["--format", "table"]).execute(context) else { return XCTFail("a table is decoded") }
+        guard case .likes(let likes, let book, _) = try await parsed(LikesCommand.self, ["--format", "table"]).execute(context) else { return XCTFail("a table is decoded") }
         XCTAssertEqual(likes.count, 2)
         XCTAssertTrue(book.isEmpty)
     }

@@ -48,4 +48,28 @@ final class LikesPricesTests: XCTestCase {
         XCTAssertEqual(LikesAlertCommand.digits("10%", percent: true), "10")
         XCTAssertEqual(LikesAlertCommand.digits("1e4"), "1e4", "left for the integer check to refuse")
     }
+
+    /// `likes --drops` that leaves every like out says so, not "no likes yet".
+    func testDropsWithNoneCheaperSaysSoNotNoLikes() async throws {
+        let home = Home()
+        let store = SettingsStore(directory: home.path)
+        try store.update([.likes, .prices]) { settings in
+            var likes = settings.likes
+            var book = PriceBook()
+            for (i, id) in ["111", "222", "333"].enumerated() {
+                likes.add(Like(product: Product(productId: id, title: "t\(i)", price: 1_000), likedAt: "2026-12-01T00:00:00Z", likedPrice: 1_000))
+                var record = PriceRecord()
+                record.record(PricePoint(at: "2026-12-01T01:00:00Z", price: 1_000 + i))
+                book[id] = record
+            }
+            settings.likes = likes
+            settings.prices = book
+        }
+        let none = await home.run(["likes", "--drops", "--format", "table"])
+        XCTAssertEqual(none.code, 0, none.stderr)
+        XCTAssertEqual(none.stdout, "none of the 3 likes is cheaper than when liked (prices: shopy likes refresh)\n")
+        try FileManager.default.removeItem(atPath: home.path)
+        let empty = await home.run(["likes", "--drops", "--format", "table"])
+        XCTAssertEqual(empty.stdout, "no likes yet: 'shopy like <row>' after a search adds one\n")
+    }
 }
