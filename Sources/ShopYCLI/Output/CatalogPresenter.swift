@@ -25,7 +25,7 @@ public struct CatalogSummaryPresenter: Presenter {
         case .tsv:
             for c in r.categories { io.stdout.line("\(Sanitizer.clean(c.name))\t\(c.count)") }
         case .csv:
-            io.stdout.write("category,count\r\n" + r.categories.map { "\(Render.csvField(Sanitizer.clean($0.name))),\($0.count)\r\n" }.joined())
+            io.stdout.write("category,count\r\n" + r.categories.map { "\(Render.csvField(Render.csvText(Sanitizer.clean($0.name)))),\($0.count)\r\n" }.joined())
         case .table:
             let total = r.embedded + r.local
             io.stdout.line("offline catalog: \(Money.grouped(total)) item\(total == 1 ? "" : "s") (\(Money.grouped(r.embedded)) embedded, recorded in 2025; \(Money.grouped(r.local)) local)")

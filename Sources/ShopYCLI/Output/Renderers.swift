@@ -78,9 +78,11 @@ public enum Render {
         if header { out += (csvHeader + (withLiked ? ["liked"] : []) + (withSource ? ["source"] : [])).joined(separator: ",") + "\r\n" }
         for item in items {
             let p = item.product
-            var fields = [item.rowText, p.productId, p.title, p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
-                          p.mall ?? "", p.brand ?? "", p.maker ?? "", p.categories.joined(separator: " > "),
-                          p.productType.map(String.init) ?? "", p.link ?? "", p.image ?? ""]
+            // Text from the network (title, mall, brand, maker, categories, links) is made inert
+            // for spreadsheets; the numbers and ids shopy writes itself are not.
+            var fields = [item.rowText, p.productId, csvText(p.title), p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
+                          csvText(p.mall ?? ""), csvText(p.brand ?? ""), csvText(p.maker ?? ""), csvText(p.categories.joined(separator: " > ")),
+                          p.productType.map(String.init) ?? "", csvText(p.link ?? ""), csvText(p.image ?? "")]
             if withLiked { fields.append(item.liked == true ? "true" : "false") }
             if withSource { fields.append(item.product.source?.rawValue ?? "") }
             out += fields.map { csvField(cell($0)) }.joined(separator: ",") + "\r\n"
@@ -112,6 +114,16 @@ public enum Render {
     /// Network text made safe for a terminal or a cell.
     @inline(__always)
     static func cell(_ text: String) -> String { Sanitizer.clean(text) }
+
+    /// Network text in a CSV cell: one that a spreadsheet would read as a formula (it begins with
+    /// `=`, `+`, `-` or `@`; TAB and CR are cleaned to spaces before) begins with `'` instead, as
+    /// OWASP advises against CSV injection. `catalog import` reads such a cell back without it.
+    public static func csvText(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
+        return "'" + text
+    }
+
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@"]
 
     static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.first == " " || text.last == " " else {

@@ -21,11 +21,19 @@ enum CatalogCSV {
             }
             var object = JSONObject()
             for (key, value) in zip(names, record) where fields.contains(key) && object[key] == nil {
-                object.appendUnchecked(key, .string(value))
+                object.appendUnchecked(key, .string(formulaUnguarded(value)))
             }
             rows.append(.object(object))
         }
         return rows
+    }
+
+    /// A cell that shopy's CSV output (or a spreadsheet) guarded against being read as a formula,
+    /// `'=…`, `'+…`, `'-…`, `'@…`, without the guard.
+    static func formulaUnguarded(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard scalars.count >= 2, scalars.first == "'", let second = scalars.dropFirst().first, "=+-@".unicodeScalars.contains(second) else { return value }
+        return String(value.dropFirst())
     }
 
     private static func split(_ body: ArraySlice<UInt8>, name: String) throws(CatalogImportError) -> [[String]] {

@@ -123,6 +123,24 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(parseCSV(text)[1][6], " 앞공백")
     }
 
+    /// CSV injection: network text a spreadsheet would read as a formula begins with `'`; the
+    /// numbers shopy writes itself are left alone.
+    func testCSVCellsThatReadAsFormulasAreGuarded() {
+        let text = Render.csv([item(1, title: "=cmd|' /C calc'!A0 zz", mall: "@SUM(1+1)", brand: "+1", maker: "-2",
+                                    categories: ["=HYPERLINK(\"x\")"], link: "=1", image: "정상")])
+        let row = parseCSV(text)[1]
+        XCTAssertEqual(row[2], "'=cmd|' /C calc'!A0 zz")
+        XCTAssertEqual(row[5], "'@SUM(1+1)")
+        XCTAssertEqual(row[6], "'+1")
+        XCTAssertEqual(row[7], "'-2")
+        XCTAssertEqual(row[8], "'=HYPERLINK(\"x\")")
+        XCTAssertEqual(row[10], "'=1")
+        XCTAssertEqual(row[11], "정상")
+        XCTAssertEqual(row[0], "1")
+        XCTAssertEqual(row[3], "19800")
+        XCTAssertEqual(Render.csvText("a=b"), "a=b", "only a formula's first character")
+    }
+
     func testCSVHostileRowsStayRectangular() {
         let rows = parseCSV(Render.csv(hostile))
         XCTAssertEqual(rows.count, hostile.count + 1)

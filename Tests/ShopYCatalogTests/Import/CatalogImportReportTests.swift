@@ -26,4 +26,17 @@ final class CatalogImportReportTests: CatalogDirectoryTestCase {
         let empty = CatalogService(local: LocalCatalog(directory: home + "/none"), now: { 1_800_000_000 })
         XCTAssertEqual(try empty.importItems([input("bad.json", "{")]).total, 0)
     }
+
+    /// A CSV cell guarded against being read as a formula (`'=…`, as shopy's CSV writes one) is
+    /// read back without the guard; a `'` before anything else is kept.
+    func testCSVCellsGuardedAgainstFormulasReadBackWithoutTheGuard() throws {
+        let service = CatalogService(local: LocalCatalog(directory: home), now: { 1_800_000_000 })
+        let csv = "productId,title,brand,maker\r\n7,'=SUM(1),'@x,'it's\r\n"
+        let report = try service.importItems([input("guarded.csv", csv)])
+        XCTAssertEqual(report.added, 1, "\(report)")
+        let record = try XCTUnwrap(LocalCatalog(directory: home).load().records.first)
+        XCTAssertEqual(record.item.title, "=SUM(1)")
+        XCTAssertEqual(record.item.brand, "@x")
+        XCTAssertEqual(record.item.maker, "'it's")
+    }
 }
