@@ -196,6 +196,11 @@ public enum ArgumentParser {
             }
             parsed.values[option.name, default: []].append(value)
         }
+        // An empty file name ("") would name the current directory: refused here, once, for
+        // every command that takes files.
+        if spec.arguments.contains(where: { $0.name == "file" }), parsed.positionals.contains("") {
+            throw UsageError("the file argument is empty", hint: "name a file, or '-' for standard input or output")
+        }
         return parsed
     }
 
@@ -208,11 +213,15 @@ public enum ArgumentParser {
     }
 
     /// Checks a value against a closed set, with did-you-mean.
+    /// How a message names what was given: `--size` for an option, `<n>` for an argument
+    /// (callers pass an argument's name in angle brackets).
+    static func named(_ option: String) -> String { option.hasPrefix("<") ? option : "--" + option }
+
     public static func choice<T: RawRepresentable>(_ value: String, option: String, as type: T.Type, allowed: [T]) throws(UsageError) -> T where T.RawValue == String {
         if let found = allowed.first(where: { $0.rawValue == value.lowercased() }) { return found }
         let names = allowed.map(\.rawValue)
         let hint = Suggest.closest(to: value, among: names).map { "did you mean '\($0)'?" }
-        throw UsageError("invalid --\(option) '\(Echo.value(value))'; valid values: \(names.joined(separator: ", "))", hint: hint)
+        throw UsageError("invalid \(named(option)) '\(Echo.value(value))'; valid values: \(names.joined(separator: ", "))", hint: hint)
     }
 
     /// A plain decimal number in `range`: digits with at most one point (`2`, `0.5`, `.5`, `10.`).
@@ -229,10 +238,10 @@ public enum ArgumentParser {
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { digits = -1; break }
         }
         guard digits > 0, points <= 1, text.utf8.count <= 32, let number = Double(text), number.isFinite else {
-            throw UsageError("invalid --\(option) '\(Echo.value(value))': \(expected)")
+            throw UsageError("invalid \(named(option)) '\(Echo.value(value))': \(expected)")
         }
         guard range.contains(number), !(aboveLowerBound && number == range.lowerBound) else {
-            throw UsageError("invalid --\(option) \(text): \(expected)")
+            throw UsageError("invalid \(named(option)) \(text): \(expected)")
         }
         return number
     }
@@ -245,10 +254,10 @@ public enum ArgumentParser {
     /// `5x`; a sign only where the range has negative numbers (`+5` and `-0` are not sizes).
     public static func integer(_ value: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let number = wholeNumber(value, signed: range.lowerBound < 0) else {
-            throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw UsageError("invalid \(named(option)) '\(Echo.value(value))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         guard range.contains(number) else {
-            throw UsageError("invalid --\(option) \(number): must be from \(range.lowerBound) to \(range.upperBound)")
+            throw UsageError("invalid \(named(option)) \(number): must be from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -256,7 +265,7 @@ public enum ArgumentParser {
     /// A whole number from `lowerBound` up (`--page`).
     public static func integer(_ value: String, option: String, from lowerBound: Int) throws(UsageError) -> Int {
         guard let number = wholeNumber(value, signed: lowerBound < 0), number >= lowerBound else {
-            throw UsageError("invalid --\(option) '\(Echo.value(value))': expected a whole number from \(lowerBound)")
+            throw UsageError("invalid \(named(option)) '\(Echo.value(value))': expected a whole number from \(lowerBound)")
         }
         return number
     }

@@ -69,7 +69,7 @@ public struct WidgetOpenCommand: ResultCommand {
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count <= 1 else { throw UsageError("widget open takes at most one item number", hint: "e.g. shopy widget open 3") }
-        n = try parsed.positionals.first.map { p throws(UsageError) in try ArgumentParser.integer(p, option: "n", in: 1...WidgetConfiguration.maxShown) }
+        n = try parsed.positionals.first.map { p throws(UsageError) in try ArgumentParser.integer(p, option: "<n>", in: 1...WidgetConfiguration.maxShown) }
         name = try WidgetOptions.name.read(parsed)
     }
 
@@ -96,7 +96,7 @@ public struct WidgetInstallCommand: ResultCommand {
         guard parsed.positionals.count == 1 else {
             throw UsageError("widget install takes one bar", hint: "one of: \(WidgetInstall.Bar.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        bar = try ArgumentParser.choice(parsed.positionals[0], option: "bar", as: WidgetInstall.Bar.self, allowed: WidgetInstall.Bar.allCases)
+        bar = try ArgumentParser.choice(parsed.positionals[0], option: "<bar>", as: WidgetInstall.Bar.self, allowed: WidgetInstall.Bar.allCases)
         name = try WidgetOptions.name.read(parsed)
     }
 

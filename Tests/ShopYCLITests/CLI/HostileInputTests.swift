@@ -77,6 +77,25 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(run.code, 0, run.stderr)
     }
 
+    /// An empty file name would name the current directory (74 "is a directory"): 64, one line.
+    func testAnEmptyFileArgumentIsAUsageError() async {
+        for arguments in [["likes", "export", ""], ["likes", "import", ""], ["catalog", "export", ""], ["catalog", "import", "x.json", ""]] {
+            let run = await Shell.run(arguments)
+            XCTAssertEqual(run.code, 64, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderrLines.first, "shopy: the file argument is empty", "\(arguments)")
+        }
+    }
+
+    /// An argument's error names the argument, not an option that does not exist.
+    func testArgumentErrorsNameTheArgument() async {
+        let zero = await Shell.run(["widget", "open", "0"])
+        XCTAssertEqual(zero.code, 64)
+        XCTAssertEqual(zero.stderrLines.first, "shopy: invalid <n> 0: must be from 1 to 4")
+        let bar = await Shell.run(["widget", "install", "bogus"])
+        XCTAssertEqual(bar.code, 64)
+        XCTAssertTrue(bar.stderrLines.first?.hasPrefix("shopy: invalid <bar> 'bogus'; valid values: waybar") ?? false, bar.stderr)
+    }
+
     func testPopularSaveEchoesItsKeywordsCleaned() async {
         let run = await Shell.run(["popular", "-s", "신발\u{1B}[2J", "-s", "옷\u{9B}31m", "--save", "--source", "catalog"])
         XCTAssertEqual(run.code, 0, run.stderr)
