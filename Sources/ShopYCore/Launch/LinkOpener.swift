@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +17,8 @@ package struct LinkOpener: Sendable {
     /// Runs a program that shares the terminal (a text browser in $BROWSER) with the terminal
     /// handed to it: a full-screen front end (browse) gives its terminal back for the time.
     package var withTerminalReleased: @Sendable (() -> LaunchOutcome) -> LaunchOutcome
+    /// $BROWSER's problems are told at the first link this opener opens, not at every one.
+    private let browserChecked = FirstTime()
 
     package init(environment: [String: String], launcher: any Launcher, trace: Tracer = .off, diagnostics: any DiagnosticsSink,
                  withTerminalReleased: @escaping @Sendable (() -> LaunchOutcome) -> LaunchOutcome = { $0() }) {
@@ -42,7 +45,10 @@ package struct LinkOpener: Sendable {
 
     /// The same, each failing candidate told to `failed` instead (a front end that shows them its own way).
     package func open(_ link: String, failed: (Problem, _ exited: Bool) -> Void) -> Outcome {
-        first(Openers.candidates(for: link, environment: environment, launcher: launcher), verb: "open", failed: failed)
+        if browserChecked.first() {
+            for problem in Openers.browserProblems(environment: environment, launcher: launcher) { failed(problem, true) }
+        }
+        return first(Openers.candidates(for: link, environment: environment, launcher: launcher), verb: "open", failed: failed)
     }
 
     /// Puts `link` on the clipboard with the first clipboard tool that works.
@@ -71,5 +77,18 @@ package struct LinkOpener: Sendable {
             }
         }
         return nil
+    }
+}
+
+/// True the first time it is asked, then false (shared by the copies of a value that holds it).
+final class FirstTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked = false
+
+    func first() -> Bool {
+        lock.withLock {
+            defer { asked = true }
+            return !asked
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ShopYBase
 import Foundation
 
 /// Links come from the network: only a plain http(s) URL is ever handed to another program.
@@ -79,6 +80,25 @@ public enum Openers {
             }
         }
         return handlers
+    }
+}
+
+extension Openers {
+    /// What in $BROWSER cannot be run as meant, each said once so that it is not skipped
+    /// silently: an entry with an unclosed quote or a trailing backslash, a program not found.
+    public static func browserProblems(environment: [String: String], launcher: any Launcher) -> [String] {
+        var problems: [String] = []
+        for (n, words) in CommandWords.commands(environment["BROWSER"] ?? "", separator: ":").enumerated() {
+            guard let words else {
+                problems.append("$BROWSER's entry \(n + 1) has an unclosed quote or a trailing backslash")
+                continue
+            }
+            guard let program = words.first else { continue }  // an empty entry (`a::b`) means nothing
+            if launcher.find(program, searchPath: environment["PATH"]) == nil {
+                problems.append("$BROWSER (\(Sanitizer.clean(program))) is not found" + (program.contains("/") ? " or not executable" : " on PATH"))
+            }
+        }
+        return problems
     }
 }
 

@@ -83,6 +83,18 @@ final class OpenCopyTests: XCTestCase {
         XCTAssertFalse(launcher.calls[1].attached, "platform openers run detached")
         XCTAssertTrue(run.stderr.contains("brokenbrowser) failed (exit status 3)"), run.stderr)
         XCTAssertTrue(run.stderr.contains("opened with xdg-open: https://a.example/2"), run.stderr)
+        XCTAssertEqual(run.stderrLines.filter { $0.contains("$BROWSER (nosuchbrowser) is not found on PATH; trying the next opener") }.count, 1,
+                       "a program $BROWSER names that is not there is said, once: \(run.stderr)")
+    }
+
+    /// An entry of $BROWSER that cannot be split (an unclosed quote) is said, not skipped silently.
+    func testABrokenBrowserEntryIsSaid() async throws {
+        let home = try home(links: ["https://a.example/1"])
+        let launcher = RecordingLauncher(installed: ["xdg-open"])
+        let run = await home.run(["open", "1"], environment: ["BROWSER": "'unclosed", "DISPLAY": ":0"], launcher: launcher)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("$BROWSER's entry 1 has an unclosed quote or a trailing backslash; trying the next opener"), run.stderr)
+        XCTAssertEqual(launcher.calls.map(\.argv), [["/usr/bin/xdg-open", "https://a.example/1"]])
     }
 
     func testOpenWithoutAnOpenerPrintsTheLinkAndSaysSo() async throws {
