@@ -43,10 +43,35 @@ public enum StoreError: ShopyError, Equatable {
         case .newerSchema: return "upgrade shopy, or use the newer version that wrote it"
         case .invalidImport, .unstorable: return "nothing was changed"
         case .unsafeFile(let path, let kind):
-            if kind == "a symbolic link" { return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)" }
-            return "'shopy doctor --repair' moves it aside (a lock is removed)"
+            guard kind == "a symbolic link" else { return "'shopy doctor --repair' moves it aside (a lock is removed)" }
+            let quoted = StoreError.shellWord(path)
+            // A lock holds nothing: the link is what is wrong, whatever it points to.
+            if path.hasSuffix(".lock") {
+                return "a lock holds nothing: remove the link (rm \(quoted)) and shopy makes a new lock; the link's target is not touched"
+            }
+            guard access(path, F_OK) == 0 else {
+                let to = StoreError.linkTarget(path).map { " (\(Sanitizer.clean($0)))" } ?? ""
+                return "its target\(to) does not exist: remove the link (rm \(quoted)) to start afresh, or put the file there and replace the link with it"
+            }
+            return "replace the link with a copy of its target: cp --remove-destination \"$(readlink -f \(path))\" \(path)"
         case .io, .notFound, .unusableTarget: return nil
         }
+    }
+
+    /// What the symbolic link at `path` points to, nil when it is not one.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink(path, &buffer, 4096)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `text` as one shell word: as it is when it needs no quoting, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "-_./+@%:=,".utf8.contains(b)
+        }
+        return plain && !text.isEmpty ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     package static func describe(errno code: Int32) -> String {

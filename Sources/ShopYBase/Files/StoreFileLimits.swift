@@ -30,6 +30,12 @@ public enum StoreFileLimits {
     /// and usually far fewer: a full history of every like of a store of over 100,000.
     public static let prices = 512 << 20
 
+    /// catalog.json: the largest import (`FileIO.importLimit`, 512 MiB), so that `catalog export`
+    /// (catalog.json's records with generation 0, never longer) always imports back. A record is
+    /// about 600 bytes (585 on average for the recorded items): about 900,000 items. An import or
+    /// a recorded listing that would pass it is refused, the catalog left as it was.
+    public static let catalogItems = FileIO.importLimit
+
     /// widget-NAME.timeline.json: 4 entries of at most 4 short items, a few kilobytes.
     public static let widgetTimeline = 1 << 20
 }

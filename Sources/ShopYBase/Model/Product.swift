@@ -97,7 +97,7 @@ public struct SearchPage: Equatable, Sendable {
 /// The one place where wire items become products.
 ///
 /// Every text field is bounded (`FieldLimits`) before anything is listed or stored, and an item
-/// without a usable productId (`ProductID.digits`: Naver's are bare digits) is left out of a page: the store would call
+/// without a productId its source may send (`keeps`) is left out of a page: the store would call
 /// such an id damage.
 public enum ProductMapper {
     public static func product(from item: WireItem) -> Product {
@@ -120,11 +120,21 @@ public enum ProductMapper {
     public static func page(from response: WireSearchResponse, query: String, sort: SortOrder, source: SourceKind) -> SearchPage {
         var products: [Product] = []
         products.reserveCapacity(response.items.count)
-        for item in response.items where ProductID.digits(item.productId) != nil {
+        for item in response.items where keeps(item.productId, from: source) {
             products.append(product(from: item))
         }
         return SearchPage(query: query, sort: sort, source: source, total: response.total, start: response.start,
                           display: response.display, items: products, dropped: response.items.count - products.count)
+    }
+
+    /// Whether a page of `source` keeps an item with this productId: Naver's ids are bare digits
+    /// (`ProductID.digits`); the catalog's are what an import keeps (`ProductID.usable`: bare, or
+    /// namespaced like `11st:5`, told apart from a bare id by their exact bytes).
+    static func keeps(_ productId: String, from source: SourceKind) -> Bool {
+        switch source {
+        case .catalog: ProductID.usable(productId) != nil
+        case .naver, .elevenst, .coupang: ProductID.digits(productId) != nil
+        }
     }
 
     /// "0", "" and anything that is not a positive integer mean unknown.

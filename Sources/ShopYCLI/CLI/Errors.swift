@@ -24,7 +24,7 @@ extension ExitCode {
             case .missingKeys, .authentication, .keysNotSet, .noLiveSource, .elevenStreetKeyRefused, .coupangAuthentication, .unusableKey: self = .authentication
             case .retired, .unreachable, .serverError, .networkingUnavailable, .signingUnavailable: self = .unavailable
             case .quotaExceeded, .rateLimited, .timeout, .retryAfterDeadline, .coupangThrottled, .coupangHeld, .coupangBudgetSpent: self = .temporary
-            case .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge: self = .dataError
+            case .badResponse, .impossibleAnswer, .unpriced, .truncatedResponse, .responseTooLarge: self = .dataError
             case .rejected, .invalidBaseURL, .redirected, .elevenStreetError, .coupangRefused, .invalidSourceBase: self = .failure
             case .unsupported: self = .usage
             }

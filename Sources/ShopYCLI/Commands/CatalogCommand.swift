@@ -128,7 +128,7 @@ public struct CatalogRemoveCommand: ResultCommand {
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         guard !parsed.positionals.isEmpty else { throw UsageError("catalog remove needs at least one productId") }
         ids = try parsed.positionals.map { raw throws(UsageError) in
-            guard let id = ProductID.usable(raw) else { throw UsageError("'\(Sanitizer.clean(raw))' is not a productId (1 to \(ProductID.maxLength) digits)") }
+            guard let id = ProductID.usable(raw) else { throw UsageError("'\(Sanitizer.clean(raw))' is not a productId (\(ProductID.described))") }
             return id
         }
     }

@@ -22,7 +22,7 @@ public struct LikesAlertCommand: ResultCommand {
                                        type: ValueType<Int> { text, option throws(UsageError) in
                                            try ArgumentParser.integer(Self.digits(text), option: option, in: 1...Int(Int32.max))
                                        })
-    static let drop = Option.optional("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%).",
+    static let drop = Option.optional("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%); refused when the line would be under 1원 (it could never fire).",
                                       type: ValueType<Int> { text, option throws(UsageError) in
                                           try ArgumentParser.integer(Self.digits(text, percent: true), option: option, in: 1...99)
                                       })
@@ -73,8 +73,17 @@ public struct LikesAlertCommand: ResultCommand {
                 record.alert = nil
                 line = "alert removed: \(id) · \(like.product.title)"
             case .set(let rule):
-                if case .drop = rule, like.likedPrice == nil {
-                    throw UsageError("\(Sanitizer.clean(id)) has no liked price to drop from", hint: "use --below PRICE")
+                if case .drop(let percent) = rule {
+                    guard let liked = like.likedPrice else {
+                        throw UsageError("\(Sanitizer.clean(id)) has no liked price to drop from", hint: "use --below PRICE")
+                    }
+                    // A line under 1원 is never reached: an alert that can never fire is refused.
+                    let largest = PriceAlert.largestDrop(from: liked)
+                    if percent > largest ?? 0 {
+                        throw UsageError("a \(percent)% drop from \(Money.won(liked)) is under 1원: this alert could never fire (prices are whole won)",
+                                         hint: largest.map { "from \(Money.won(liked)) a drop of at most \($0)% can fire; or use --below PRICE" }
+                                             ?? "no drop can fire from \(Money.won(liked)); use --below PRICE")
+                    }
                 }
                 let alert = PriceAlert(rule: rule)
                 record.alert = alert

@@ -129,7 +129,7 @@ public enum CatalogImportParsing {
         do {
             var item = try WireItem(json: element, index: i)
             guard let id = ProductID.usable(item.productId) else {
-                parsed.skipped.append(.init(place: place, productId: item.productId, reason: "its productId is not 1 to \(ProductID.maxLength) digits"))
+                parsed.skipped.append(.init(place: place, productId: item.productId, reason: "its productId is not \(ProductID.described)"))
                 return
             }
             item.productId = id

@@ -17,7 +17,7 @@ extension LocalCatalog {
     /// The state of catalog.index against `contents`, catalog.json as `load` decoded it.
     public func indexState(for contents: Contents) -> IndexState {
         let opened = Result { () throws(StoreError) -> (CatalogIndex?, MappedBytes?) in
-            (try CatalogIndex.map(path: indexPath), try MappedBytes.map(path: itemsPath))
+            (try CatalogIndex.map(path: indexPath), try mapItems())
         }
         switch opened {
         case .failure(.damaged(_, let problem)): return .mismatched(problem)

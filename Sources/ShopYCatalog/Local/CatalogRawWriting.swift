@@ -40,14 +40,22 @@ extension LocalCatalog {
         let build = IndexBuild(records, generation: next)
         var ranges: [Range<Int>] = [], length = 0
         let itemsTemp: String
+        // Past `itemsLimit` nothing more is written (the writer still counts the whole length,
+        // which the refusal names) and the temporary file is removed: catalog.json stays as it was.
+        let limit = itemsLimit
+        var sent = 0
         do {
             itemsTemp = try CatalogFileWriter.temporary(for: itemsPath, directory: directory) { fd in
-                let written = CatalogRawWriter.items(records, generation: next) { chunk in FileIO.writeAll(chunk[...], to: fd) }
+                let written = CatalogRawWriter.items(records, generation: next) { chunk in
+                    sent += chunk.count
+                    return sent > limit ? EFBIG : FileIO.writeAll(chunk[...], to: fd)
+                }
                 (ranges, length) = (written.ranges, written.length)
                 return written.failure
             }
         } catch {
             _ = build.wait()
+            if length > limit { throw FileIO.unstorable(itemsPath, size: length, limit: limit) }
             throw error
         }
         var index = build.wait()

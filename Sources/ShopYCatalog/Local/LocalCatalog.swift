@@ -18,6 +18,9 @@ public struct LocalCatalog: Sendable {
     public var itemsPath: String { directory + "/catalog.json" }
     public var indexPath: String { directory + "/catalog.index" }
     public var lockPath: String { directory + "/catalog.lock" }
+    /// The most bytes catalog.json may hold (`StoreFileLimits.catalogItems`): a larger one is
+    /// damaged, and a change that would make it larger is refused. Tests lower it.
+    var itemsLimit = StoreFileLimits.catalogItems
 
     public init(directory: String) { self.directory = directory }
     public init(environment: [String: String]) { self.init(directory: FileIO.home(environment: environment)) }
@@ -33,7 +36,7 @@ public struct LocalCatalog: Sendable {
         guard lstat(itemsPath, &info) == 0 else { return nil }  // no local catalog (a link or FIFO is refused below)
         let lock = try FileLock(path: lockPath)
         defer { lock.release() }
-        guard let items = try MappedBytes.map(path: itemsPath) else { return nil }
+        guard let items = try mapItems() else { return nil }
         let problem: String?
         do {
             if let index = try CatalogIndex.map(path: indexPath), belongs(index, to: items) {
@@ -69,8 +72,16 @@ public struct LocalCatalog: Sendable {
     func repairedPart(because problem: String, notice: (String) -> Void) throws(StoreError) -> CatalogPart? {
         let lock = try FileLock(path: lockPath)
         defer { lock.release() }
-        guard let items = try MappedBytes.map(path: itemsPath) else { return nil }
+        guard let items = try mapItems() else { return nil }
         return try rebuiltPart(items, because: problem, notice: notice)
+    }
+
+    /// catalog.json mapped, nil when there is none; one past `itemsLimit` is damaged (it may be
+    /// read whole, when its index is built again).
+    func mapItems() throws(StoreError) -> MappedBytes? {
+        guard let items = try MappedBytes.map(path: itemsPath) else { return nil }
+        if items.buffer.count > itemsLimit { throw FileIO.tooLarge(itemsPath, size: items.buffer.count, limit: itemsLimit) }
+        return items
     }
 
     func belongs(_ index: CatalogIndex, to items: MappedBytes) -> Bool {
@@ -88,8 +99,7 @@ public struct LocalCatalog: Sendable {
 
     /// Every record, strictly decoded; empty when there is no local catalog.
     public func load() throws(StoreError) -> Contents {
-        // No bound yet: imports add to catalog.json without one (searches map it, never read it whole).
-        guard let bytes = try FileIO.readStoreFile(itemsPath, limit: .max) else { return Contents(generation: 0, records: []) }
+        guard let bytes = try FileIO.readStoreFile(itemsPath, limit: itemsLimit) else { return Contents(generation: 0, records: []) }
         return try decode(bytes)
     }
 

@@ -20,3 +20,10 @@ package final class RequestCounter: @unchecked Sendable {
         return value
     }
 }
+
+extension RequestCounter {
+    /// The counter of the work running in this task, if any: `RetryingRequest` adds one for each
+    /// attempt it hands to the transport (retries included), whatever comes back, so that work
+    /// which ends in an error still says how many requests it sent (`likes refresh`, per like).
+    @TaskLocal package static var current: RequestCounter?
+}

@@ -64,6 +64,7 @@ package struct RetryingRequest: Sendable {
             for line in requestTrace { trace(line) }
             let started = clock.now
             let response: HTTPResponse
+            RequestCounter.current?.add()
             do {
                 let answer = try await transport.send(request, deadline: deadline)
                 response = (200...299).contains(answer.status) ? answer : KeyRedaction.redact(keys, in: answer)

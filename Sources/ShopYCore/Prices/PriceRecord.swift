@@ -49,6 +49,16 @@ public struct PriceAlert: Codable, Equatable, Sendable {
         }
     }
 
+    /// The largest drop, in percent (1 to 99), whose line is at least 1원 for `likedPrice`: a
+    /// greater drop's line is 0 (prices are whole won, at least 1), so it could never fire; nil
+    /// when no drop can (a liked price of 1원, or none).
+    public static func largestDrop(from likedPrice: Int?) -> Int? {
+        guard let liked = likedPrice, liked > 0 else { return nil }
+        // The line is ⌊liked × (100 − p) / 100⌋ ≥ 1 ⇔ 100 − p ≥ ⌈100 / liked⌉.
+        let most = 100 - (100 + liked - 1) / liked
+        return most >= 1 ? min(most, 99) : nil
+    }
+
     /// Sees one price; true when the alert fires now.
     public mutating func observe(price: Int?, likedPrice: Int?, at time: String) -> Bool {
         guard let price, let line = line(likedPrice: likedPrice) else { return false }

@@ -24,6 +24,9 @@ public enum SourceError: ShopyError, Equatable {
     case badResponse(String)
     /// A 200 that parses but says what the contract does not allow (`AnswerCheck`).
     case impossibleAnswer(String)
+    /// A price refresh found the product, but its answer gives no usable price (Naver lists an
+    /// item with `lprice` 0 or empty): nothing learned, so no point is recorded.
+    case unpriced(String)
     /// A Retry-After that asks for a wait past the deadline: try again later.
     case retryAfterDeadline(status: Int, seconds: Double, code: String?, serverMessage: String?)
     /// The body stopped before its announced length.
@@ -97,6 +100,8 @@ public enum SourceError: ShopyError, Equatable {
             return "the API's answer does not parse: \(detail)"
         case .impossibleAnswer(let detail):
             return "the API's answer is impossible: \(detail)"
+        case .unpriced(let detail):
+            return detail
         case .retryAfterDeadline(let status, let seconds, let code, let text):
             return "the API asked to wait \(Self.seconds(seconds.rounded(.up))) before trying again (\(Self.describe(status, code, text))), past --timeout"
         case .truncatedResponse(let received, let expected):
@@ -158,7 +163,7 @@ public enum SourceError: ShopyError, Equatable {
             return "check the network's DNS ('shopy status' probes it) and the host name '\(host)' (SHOPY_API_BASE); --source catalog works offline"
         case .retryAfterDeadline:
             return "try again later, or allow more time with --timeout"
-        case .serverError, .rejected, .badResponse, .impossibleAnswer, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
+        case .serverError, .rejected, .badResponse, .impossibleAnswer, .unpriced, .truncatedResponse, .responseTooLarge, .unreachable, .networkingUnavailable:
             return nil
         case .keysNotSet, .noLiveSource, .unsupported, .elevenStreetKeyRefused, .elevenStreetError, .coupangAuthentication,
              .coupangThrottled, .coupangHeld, .coupangBudgetSpent, .coupangRefused, .signingUnavailable, .invalidSourceBase, .unusableKey:

@@ -34,8 +34,17 @@ public enum LikeChanges {
                             catalog: @escaping LikeResolution.CatalogLookup = LikeResolution.embeddedOnly,
                             lookedUp: [String: Product] = [:]) throws -> [Change] {
         let cutoff = CoupangSource.listingCutoff(likedAt: likedAt)
-        return try change(store, resolve: {
-            try LikeResolution.resolve(targets, listing: $0.lastListing, likes: $0.likes, catalog: catalog, coupangCutoff: cutoff, lookedUp: lookedUp)
+        return try change(store, resolve: { settings in
+            let resolved = try LikeResolution.resolve(targets, listing: settings.lastListing, likes: settings.likes, catalog: catalog,
+                                                      coupangCutoff: cutoff, lookedUp: lookedUp)
+            // A row of a likes listing whose like is gone (unliked or cleared since, its snapshot
+            // not kept) and that no catalog holds: said as the row it was, not as an unknown id.
+            for (target, (resolvedTarget, product)) in zip(targets, resolved) where product == nil {
+                if case .row(let row) = target, case .id(let id) = resolvedTarget, !settings.likes.contains(id) {
+                    throw LikeResolution.goneRow(row, id: id, listing: settings.lastListing, nothing: "liked")
+                }
+            }
+            return resolved
         }) { likes, target, product in
             guard let product else {
                 if case .id(let id) = target, likes.contains(id) { return Change(kind: .alreadyLiked, id: id, product: nil) }

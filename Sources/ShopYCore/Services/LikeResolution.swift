@@ -65,13 +65,22 @@ package enum LikeResolution {
         return resolved
     }
 
+    /// The error for a row of a likes listing that stands only for its productId now: its like
+    /// is gone (unliked or cleared since, its snapshot not kept) and nothing else holds it.
+    package static func goneRow(_ row: String, id: String, listing: LastListing?, nothing verb: String) -> SelectionError {
+        let name = listing.map { " (\(Sanitizer.clean($0.command)))" } ?? ""
+        return SelectionError("row \(Sanitizer.clean(row)) of the last listing\(name) was \(Sanitizer.clean(id)), which is no longer liked (unliked or cleared since); nothing was \(verb)",
+                              hint: "'shopy likes clear' leaves a backup that 'shopy likes import FILE' restores; or search for the product and use its row")
+    }
+
     /// The likes that `likes refresh` and `likes alert` name, each of which must be liked.
     package static func likes(_ targets: [LikeTarget], likes: LikeCollection, listing: LastListing?) throws -> [Like] {
         var chosen: [Like] = []
         var seen = Set<String>()
-        for (target, product) in try resolve(targets, listing: listing, likes: likes) {
+        for (given, (target, product)) in zip(targets, try resolve(targets, listing: listing, likes: likes)) {
             let id = product?.productId ?? target.text
             guard let like = try likes.like(id) else {
+                if case .row(let row) = given, case .id = target { throw goneRow(row, id: id, listing: listing, nothing: "changed") }
                 throw SelectionError("'\(Sanitizer.clean(target.text))' is not liked", hint: "'shopy likes' lists the likes and their ids")
             }
             if seen.insert(id).inserted { chosen.append(like) }

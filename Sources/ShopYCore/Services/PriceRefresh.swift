@@ -5,7 +5,9 @@ import ShopYBase
 /// its source and records its price. Each like goes to the source its id names:
 /// - a bare id (Naver's, the catalog's): Naver's API cannot look a product up by id, so the like
 ///   is searched for by its title (relevance order), page by page down to the depth, until its
-///   productId turns up; on the catalog (a recording) nothing is searched;
+///   productId turns up; found without a usable price (`lprice` 0 or empty), it is that like's
+///   `error` (exit 65), never `same` at the old price; on the catalog (a recording) nothing is
+///   searched;
 /// - `11st:…`: one `ProductInfo` lookup by its code (`ElevenStreetSource.lookup`); an answer
 ///   without a usable price is that like's `error` (exit 65), never `same` at the old price;
 /// - `coupang:…`: `untracked`: Coupang's terms forbid keeping its data, so a Coupang like keeps
@@ -28,6 +30,8 @@ public enum PriceRefresh {
         public var previous: Int?
         public var rank: Int?
         public var error: (any Error)?
+        /// The requests sent for this like (each attempt handed to the transport, retries
+        /// included), whatever the outcome: an `error` after three pages says 3.
         public var requests: Int
         /// Why nothing was asked (`untracked`).
         public var reason: String? = nil
@@ -55,24 +59,69 @@ public enum PriceRefresh {
     }
 
     /// Searches for one like, down to `depth` ranks, stopping at the page that holds it.
-    static func find(_ like: Like, source: any ProductSource, depth: Int) async throws -> (product: Product?, rank: Int?, requests: Int) {
+    static func find(_ like: Like, source: any ProductSource, depth: Int) async throws -> (product: Product?, rank: Int?) {
         let query = query(for: like.product.title)
-        guard !query.isEmpty else { return (nil, nil, 0) }
-        var requests = 0
+        guard !query.isEmpty else { return (nil, nil) }
         var seen = 0
         for page in RankScan.pages(depth: depth) {
             try Task.checkCancellation()
             let answer = try await source.search(SearchRequest(query: query, sort: .sim, start: page.start, display: page.display))
-            requests += 1
             for (i, product) in answer.items.enumerated() {
                 let rank = ListingArithmetic.rank(start: page.start, index: i)
                 if rank <= seen || rank > depth { continue }
                 seen = rank
-                if product.productId == like.product.productId { return (product, rank, requests) }
+                if product.productId == like.product.productId { return (product, rank) }
             }
             if answer.items.isEmpty || page.start + page.display > answer.total { break }
         }
-        return (nil, nil, requests)
+        return (nil, nil)
+    }
+
+    /// One like's refresh at its source (`requests` is left to the caller, which counts what
+    /// was sent). A product found without a usable price learned nothing: that like's `error`,
+    /// never `same` at the old price, and no point is recorded.
+    static func refresh(_ like: Like, previous: Int?, source: any ProductSource, depth: Int,
+                        elevenStreet: Swift.Result<ElevenStreetSource, any Error>?) async -> Result {
+        let id = like.product.productId
+        let namespace = ProductID.namespace(of: id)
+        if namespace == .coupang {
+            return Result(like: like, outcome: .untracked, found: nil, previous: previous, rank: nil, error: nil, requests: 0, reason: untrackedReason)
+        }
+        if namespace == nil && source.kind == .catalog {
+            // A recording: its prices never change, so nothing is searched.
+            return Result(like: like, outcome: .same, found: nil, previous: previous, rank: nil, error: nil, requests: 0)
+        }
+        do {
+            let (product, rank): (Product?, Int?)
+            if namespace == .elevenst {
+                guard let elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: SourceKeys.variables(of: .elevenst)) }
+                (product, rank) = (try await elevenStreet.get().lookup(id), nil)
+                if let product, product.price == nil {
+                    throw NamedSourceError.wrap(SourceError.impossibleAnswer(
+                        "ProductInfo for \(ProductID.bare(id)) has no price (neither LowestPrice nor Price is a positive number of won)"),
+                        source: .elevenst)
+                }
+            } else {
+                (product, rank) = try await find(like, source: source, depth: depth)
+                if let product, product.price == nil {
+                    throw NamedSourceError.wrap(SourceError.unpriced(
+                        "found at rank \(rank.map(Money.grouped) ?? "?") without a price (its lprice is not a positive number of won): no price recorded"),
+                        source: source.kind)
+                }
+            }
+            guard let product else {
+                return Result(like: like, outcome: .gone, found: nil, previous: previous, rank: nil, error: nil, requests: 0)
+            }
+            let outcome: Outcome
+            switch (product.price, previous) {
+            case let (now?, before?) where now < before: outcome = .down
+            case let (now?, before?) where now > before: outcome = .up
+            default: outcome = .same
+            }
+            return Result(like: like, outcome: outcome, found: product, previous: previous, rank: rank, error: nil, requests: 0)
+        } catch {
+            return Result(like: like, outcome: .error, found: nil, previous: previous, rank: nil, error: error, requests: 0)
+        }
     }
 
     /// Refreshes `likes` concurrently (at most `workers` requests in flight; the sources'
@@ -102,44 +151,13 @@ public enum PriceRefresh {
                 let like = likes[index]
                 let previous = book[like.product.productId]?.latest ?? like.likedPrice
                 group.addTask {
-                    let namespace = ProductID.namespace(of: like.product.productId)
-                    if namespace == .coupang {
-                        return (index, Result(like: like, outcome: .untracked, found: nil, previous: previous, rank: nil, error: nil, requests: 0,
-                                              reason: untrackedReason))
+                    // Every request this like's refresh hands to the transport, whatever it ends in.
+                    let sent = RequestCounter()
+                    var result = await RequestCounter.$current.withValue(sent) {
+                        await refresh(like, previous: previous, source: source, depth: depth, elevenStreet: elevenStreet)
                     }
-                    if namespace == nil && source.kind == .catalog {
-                        // A recording: its prices never change, so nothing is searched.
-                        return (index, Result(like: like, outcome: .same, found: nil, previous: previous, rank: nil, error: nil, requests: 0))
-                    }
-                    do {
-                        let (product, rank, requests): (Product?, Int?, Int)
-                        if namespace == .elevenst {
-                            guard let elevenStreet else { throw SourceError.keysNotSet(source: .elevenst, variables: SourceKeys.variables(of: .elevenst)) }
-                            product = try await elevenStreet.get().lookup(like.product.productId)
-                            (rank, requests) = (nil, 1)
-                            // A price refresh that finds no price learned nothing: an error, not
-                            // `same` at the old price (no point is recorded).
-                            if let product, product.price == nil {
-                                throw NamedSourceError.wrap(SourceError.impossibleAnswer(
-                                    "ProductInfo for \(ProductID.bare(like.product.productId)) has no price (neither LowestPrice nor Price is a positive number of won)"),
-                                    source: .elevenst)
-                            }
-                        } else {
-                            (product, rank, requests) = try await find(like, source: source, depth: depth)
-                        }
-                        guard let product else {
-                            return (index, Result(like: like, outcome: .gone, found: nil, previous: previous, rank: nil, error: nil, requests: requests))
-                        }
-                        let outcome: Outcome
-                        switch (product.price, previous) {
-                        case let (now?, before?) where now < before: outcome = .down
-                        case let (now?, before?) where now > before: outcome = .up
-                        default: outcome = .same
-                        }
-                        return (index, Result(like: like, outcome: outcome, found: product, previous: previous, rank: rank, error: nil, requests: requests))
-                    } catch {
-                        return (index, Result(like: like, outcome: .error, found: nil, previous: previous, rank: nil, error: error, requests: 0))
-                    }
+                    result.requests = sent.count
+                    return (index, result)
                 }
                 next += 1
             }

@@ -75,7 +75,7 @@ final class CatalogImportTests: StoreDirectoryTestCase {
         XCTAssertEqual(result.code, 0)
         XCTAssertTrue(result.stderr.contains("shopy: 1 added, 0 updated, 4 skipped"), result.stderr)
         XCTAssertTrue(result.stderr.contains("item 2: it has no productId"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("item 3 (12ab): its productId is not 1 to 32 digits"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("item 3 (12ab): its productId is not 1 to 32 ASCII digits, alone or after 11st: or coupang:"), result.stderr)
         XCTAssertTrue(result.stderr.contains("item 5"), result.stderr)
     }
 

@@ -52,6 +52,23 @@ final class PriceTrackingTests: XCTestCase {
         XCTAssertEqual(PriceAlert(rule: .drop(percent: 10)).line(likedPrice: Int.max), nil, "overflow is no line, not a trap")
     }
 
+    func testTheLargestDropIsTheLastWhoseLineIsAWholeWon() {
+        XCTAssertNil(PriceAlert.largestDrop(from: 1), "1원 less any drop is under 1원")
+        XCTAssertNil(PriceAlert.largestDrop(from: nil))
+        XCTAssertEqual(PriceAlert.largestDrop(from: 2), 50)
+        XCTAssertEqual(PriceAlert.largestDrop(from: 100), 99)
+        XCTAssertEqual(PriceAlert.largestDrop(from: 1_000_000), 99)
+        // Against the line itself: every drop up to the largest has a line of at least 1원, and
+        // every greater one a line of 0.
+        for liked in 1...400 {
+            let largest = PriceAlert.largestDrop(from: liked) ?? 0
+            for percent in 1...99 {
+                let line = PriceAlert(rule: .drop(percent: percent)).line(likedPrice: liked) ?? 0
+                XCTAssertEqual(line >= 1, percent <= largest, "\(liked)원, \(percent)%")
+            }
+        }
+    }
+
     func testAlertsRoundTripAndBadOnesAreRefused() throws {
         var alert = PriceAlert(rule: .drop(percent: 15))
         _ = alert.observe(price: 1, likedPrice: 100, at: "x")
