@@ -123,8 +123,7 @@ enum PriceReading {
             default: break
             }
         }
-        // No source gives a price below zero (the mapper keeps none): one is damage, as in likes.json.
-        guard let at, (price ?? 0) >= 0 else { throw shapeProblem }
+        guard let at else { throw shapeProblem }
         return PricePoint(at: at, price: price)
     }
 

@@ -63,9 +63,8 @@ final class DoctorCommandTests: XCTestCase {
         let line = try XCTUnwrap(sound.stdout.split(separator: "\n").first { $0.contains("prices.json") })
         XCTAssertTrue(line.contains("ok · 1 like with a price history, 1 alert"), String(line))
 
-        // Cut short, and a price below zero (which no refresh writes: likes.json calls it damage too).
-        for damage in [#"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12"#,
-                       #"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12-01T00:00:00Z","price":-5}]}}}"#] {
+        // Cut short, and not the shape of a price book.
+        for damage in [#"{"schema":1,"prices":{"1":{"points":[{"at":"2026-12"#, #"{"schema":1,"prices":{"1":{"points":[{"price":5}]}}}"#] {
             try damage.write(toFile: prices, atomically: true, encoding: .utf8)
             let likes = await home.run(["likes"])
             XCTAssertEqual(likes.code, 65, likes.stderr)
