@@ -32,7 +32,7 @@ public enum EnvironmentTable {
         Row("SHOPY_DATALAB_BASE", meaning: "Base URL of DataLab Shopping Insight for shopy trends (default by key scheme: https://naverapihub.apigw.ntruss.com/shopping/v1 or https://openapi.naver.com/v1/datalab/shopping); e.g. http://127.0.0.1:8080/shopping/v1 for shopy-emulator."),
         Row("SHOPY_HOME", meaning: "Where shopy keeps its files."),
         Row("XDG_DATA_HOME", meaning: "Used when SHOPY_HOME is not set."),
-        Row("SHOPY_LIKES_JOURNAL_LIMIT", meaning: "Bytes of likes.journal past which a write folds it into a new likes.json (default 262144, or a sixteenth of likes.json when larger; at most 33554432); for tests and tuning."),
+        Row("SHOPY_LIKES_JOURNAL_LIMIT", meaning: "Bytes of likes.journal past which a write folds it into a new likes.json: the larger of this value and a sixteenth of likes.json (default 262144; held to at most 33554432; a value that is not a whole number from 1 is ignored); for tests and tuning."),
         Row("SHOPY_LIBCURL", meaning: "The libcurl file to open instead of libcurl.so.4 (Linux)."),
         Row("SHOPY_LIBCHAFA", "SHOPY_LIBTURBOJPEG", "SHOPY_LIBPNG", "SHOPY_LIBWEBP", "SHOPY_LIBGIF",
             meaning: "The files to open instead of libchafa.so.0, libturbojpeg.so.0, libpng16.so.16, libwebp.so.7 and libgif.so.7 for pictures (show, browse)."),

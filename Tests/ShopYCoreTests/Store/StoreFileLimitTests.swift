@@ -43,6 +43,21 @@ final class StoreFileLimitTests: XCTestCase {
 
     // MARK: - Reading
 
+    /// SHOPY_LIKES_JOURNAL_LIMIT as docs/environment.md states it: a whole number of bytes from 1,
+    /// held to the largest fold; anything else ignored (the default); the fold happens past the
+    /// larger of it and a sixteenth of likes.json, the variable set or not.
+    func testTheJournalLimitVariableIsReadAsDocumented() throws {
+        func limit(_ value: String?) -> Int {
+            SettingsStore(environment: value.map { ["SHOPY_LIKES_JOURNAL_LIMIT": $0, "SHOPY_HOME": "/nonexistent"] } ?? ["SHOPY_HOME": "/nonexistent"]).likesFiles.journalLimit
+        }
+        XCTAssertEqual(limit(nil), 262_144)
+        XCTAssertEqual(limit("100"), 100)
+        XCTAssertEqual(limit("1"), 1)
+        for ignored in ["abc", "0", "-5", "", " 100", "1e3", "100 bytes"] { XCTAssertEqual(limit(ignored), 262_144, ignored) }
+        XCTAssertEqual(limit("99999999999"), 33_554_432)
+        XCTAssertEqual(StoreFileLimits.largestJournalFold, 33_554_432)
+    }
+
     func testAFileOverItsLimitIsDamagedBySizeAlone() throws {
         let path = home + "/state.json"
         try grow("state.json", to: (1 << 20) + 1)
