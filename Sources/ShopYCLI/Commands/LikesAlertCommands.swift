@@ -20,7 +20,12 @@ public struct LikesAlertCommand: ResultCommand {
     static let id = LikeSupport.id.withHelp("Take the argument as a productId.")
     static let below = Option.optional("below", value: "price", help: "Alert at or below this price (won, more than 0).",
                                        type: ValueType<Int> { text, option throws(UsageError) in
-                                           try ArgumentParser.integer(Self.digits(text), option: option, in: 1...Int(Int32.max))
+                                           do {
+                                               return try ArgumentParser.integer(Self.digits(text), option: option, in: 1...Int(Int32.max))
+                                           } catch {
+                                               // Say it of the price as typed, not of what was left of it.
+                                               throw UsageError("invalid --\(option) '\(Echo.value(text))': expected a price in won from 1 to \(Money.grouped(Int(Int32.max))), as 12000, 12,000 or 12,000원")
+                                           }
                                        })
     static let drop = Option.optional("drop", value: "percent", help: "Alert at this drop against the liked price, 1 to 99 (%); refused when the line would be under 1원 (it could never fire).",
                                       type: ValueType<Int> { text, option throws(UsageError) in
@@ -48,12 +53,17 @@ public struct LikesAlertCommand: ResultCommand {
     }
 
     /// `12,000`, `12000원` and `10%` are read as typed by people; anything else is left as is
-    /// for the integer check to refuse.
+    /// for the integer check to refuse. Commas are taken only as thousands separators (groups
+    /// of three after the first: `1,234,567`): `12,00` or `1,2,3` is a typo whose meaning is
+    /// not known, left with its commas to be refused.
     static func digits(_ text: String, percent: Bool = false) -> String {
         var t = text.trimmingASCIIWhitespace()
         if percent, t.hasSuffix("%") { t.removeLast() }
         if !percent, t.hasSuffix("원") { t.removeLast() }
-        return t.replacingOccurrences(of: ",", with: "")
+        guard t.contains(",") else { return t }
+        let groups = t.split(separator: ",", omittingEmptySubsequences: false)
+        guard let first = groups.first, (1...3).contains(first.count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return t }
+        return groups.joined()
     }
 
     /// What changed: the line saying so (every id and title in it cleaned).

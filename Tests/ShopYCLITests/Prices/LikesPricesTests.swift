@@ -42,11 +42,20 @@ final class LikesPricesTests: XCTestCase {
         XCTAssertThrowsError(try PriceExport.parse(damaged, path: "x"))
     }
 
-    func testAlertValuesAreReadAsPeopleTypeThem() {
+    func testAlertValuesAreReadAsPeopleTypeThem() throws {
         XCTAssertEqual(LikesAlertCommand.digits("12,000원"), "12000")
         XCTAssertEqual(LikesAlertCommand.digits(" 12000 "), "12000")
         XCTAssertEqual(LikesAlertCommand.digits("10%", percent: true), "10")
         XCTAssertEqual(LikesAlertCommand.digits("1e4"), "1e4", "left for the integer check to refuse")
+        XCTAssertEqual(LikesAlertCommand.digits("1,234,567원"), "1234567")
+        // Commas only as thousands separators: a misplaced one is a typo, refused, not read as 1,200.
+        for typo in ["12,00", "1,2,3", ",000", "12,000,", "1234,000"] {
+            XCTAssertTrue(LikesAlertCommand.digits(typo).contains(","), typo)
+            XCTAssertThrowsError(try LikesAlertCommand(try ArgumentParser.parse(["1", "--below", typo], for: LikesAlertCommand.spec, commandPath: "likes alert")), typo) { error in
+                XCTAssertEqual((error as? UsageError)?.message,
+                               "invalid --below '\(typo)': expected a price in won from 1 to 2,147,483,647, as 12000, 12,000 or 12,000원")
+            }
+        }
     }
 
     /// `likes --drops` that leaves every like out says so, not "no likes yet".
