@@ -198,6 +198,27 @@ final class LiveSourcesEndToEndTests: XCTestCase {
         XCTAssertFalse(status.stdout.contains("emulator-coupang-secret") || status.stdout.contains("emulator-11st-key"), "keys are never printed")
     }
 
+    /// Two shopy processes sharing a store ask Coupang the same at the same moment (a search
+    /// beside the widget's refresh): they sign different seconds, so the gateway (the emulator
+    /// refuses a signature seen before) takes both; before, one failed with 77 about the clock.
+    func testTwoIdenticalCoupangRequestsAtOnceBothSucceed() throws {
+        let emulator = try EmulatorProcess()
+        defer { emulator.stop() }
+        let environment = live(emulator, ["SHOPY_COUPANG_PER_HOUR": "100"])
+        for keyword in ["러닝화", "고양이", "세제"] {
+            let results = Locked<[RunResult]>([])
+            let path = home.path
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                if let run = try? runShopy(["search", keyword, "--source", "coupang"], environment: environment, home: path) {
+                    results.withLock { $0.append(run) }
+                }
+            }
+            let runs = results.withLock { $0 }
+            XCTAssertEqual(runs.count, 2)
+            for run in runs { XCTAssertEqual(run.status, 0, "\(keyword): \(run.stderr)") }
+        }
+    }
+
     func testACoupang429HoldsTheKey() throws {
         let emulator = try EmulatorProcess(["--coupang-limit", "1"])
         defer { emulator.stop() }
@@ -247,4 +268,12 @@ final class LiveSourcesEndToEndTests: XCTestCase {
         let ambiguous = try shopy(["rank", "방충망", "--mall", "다샵"], environment)
         assertErrorReport(ambiguous, status: 64, contains: ["rank scans one source's order"])
     }
+}
+
+/// A value shared between threads, behind a lock.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }

@@ -70,10 +70,12 @@ public struct CoupangClient: Sendable {
         }
         // The cache knows requests by what they ask: the server, the path and the query.
         let request = "GET " + URLRedaction.redact(SourceKeys.join(base, "")) + relative + "?" + query
+        // The second the request is signed with: the one the ledger counted it in.
+        var signedAt = now()
         if let ledger {
             // A cached answer that does not parse (a damaged coupang.json) is no answer: the
             // ledger drops it and Coupang is asked, as if it had never been kept.
-            switch try ledger.admit(key: key, request: request, now: now(), budget: budget, usable: { (try? CoupangAnswer.items($0)) != nil }) {
+            switch try ledger.admit(key: key, request: request, now: signedAt, budget: budget, usable: { (try? CoupangAnswer.items($0)) != nil }) {
             case .cached(let body):
                 trace("[coupang] answered from the cache (under an hour old): GET \(path)\(query.isEmpty ? "" : "?" + query)")
                 return try CoupangAnswer.items(body)
@@ -83,6 +85,13 @@ public struct CoupangClient: Sendable {
                 throw SourceError.coupangBudgetSpent(budget: budget, next: Self.when(next, now: now()))
             case .send:
                 break
+            case .sendLater(let second):
+                // Another shopy signed a request with this key in this second: wait for the
+                // second the ledger gave this one (a few at most), then sign with it.
+                let wait = second.timeIntervalSince(now())
+                if wait > timeout { throw SourceError.timeout(seconds: timeout, host: url.host ?? "Coupang") }
+                if wait > 0 { try await clock.sleep(for: .milliseconds(Int(wait * 1000))) }
+                signedAt = second
             }
         }
         if let beforeRequest { await beforeRequest() }
@@ -90,7 +99,7 @@ public struct CoupangClient: Sendable {
         let authorization: String
         do {
             // Signed just before it leaves: a signature is made for each request.
-            authorization = try CoupangSigner.authorization(method: "GET", path: path, query: query, credentials: credentials, at: now())
+            authorization = try CoupangSigner.authorization(method: "GET", path: path, query: query, credentials: credentials, at: ledger == nil ? now() : signedAt)
         } catch {
             throw SourceError.signingUnavailable(library: error.library, reason: error.reason)
         }

@@ -51,8 +51,12 @@ public struct CoupangLedger: Sendable {
     public enum Admission: Equatable, Sendable {
         /// Answered from the cache: send nothing.
         case cached([UInt8])
-        /// Counted: send it.
+        /// Counted: send it, signed with the second it was counted in.
         case send
+        /// Counted, but another request with this key was signed in this second already (two
+        /// shopy processes asking at once): sign it with this later second, so that no two
+        /// requests carry one signature, which the gateway refuses as a replay.
+        case sendLater(signedAt: Date)
         /// A 429 hold lasts until then.
         case held(until: Date)
         /// The budget is spent; the next request is allowed then.
@@ -84,7 +88,15 @@ public struct CoupangLedger: Sendable {
                 let oldest = account.sent[account.sent.count - budget]
                 return .spent(next: Date(timeIntervalSince1970: oldest + Self.window))
             }
-            account.sent.append(now.timeIntervalSince1970.rounded(.down))
+            // One request of a key a second: the signature is of its second and the request.
+            let second = now.timeIntervalSince1970.rounded(.down)
+            if let last = account.sent.last, last >= second, last < second + Self.futureSlack {
+                account.sent.append(last + 1)
+                state.accounts[key] = account
+                state.changed = true
+                return .sendLater(signedAt: Date(timeIntervalSince1970: last + 1))
+            }
+            account.sent.append(second)
             state.accounts[key] = account
             state.changed = true
             return .send
@@ -183,10 +195,13 @@ public struct CoupangLedger: Sendable {
             let t = now.timeIntervalSince1970
             for (key, var account) in accounts {
                 let before = account
-                // A request dated past now (a clock set back, or a damaged file) still counts,
-                // as sent now: the budget errs on the side of the key, for an hour, not longer.
+                // A request dated well past now (a clock set back, or a damaged file) still
+                // counts, as sent now: the budget errs on the side of the key, for an hour, not
+                // longer. One a few seconds ahead is a second reserved by `admit`: kept.
                 account.sent.removeAll { $0 <= t - CoupangLedger.window }
-                if account.sent.contains(where: { $0 > t }) { account.sent = account.sent.map { min($0, t.rounded(.down)) } }
+                if account.sent.contains(where: { $0 > t + CoupangLedger.futureSlack }) {
+                    account.sent = account.sent.map { $0 > t + CoupangLedger.futureSlack ? t.rounded(.down) : $0 }
+                }
                 if let held = account.heldUntil, held <= t { account.heldUntil = nil }
                 if let held = account.heldUntil, held > t + CoupangLedger.maxHold { account.heldUntil = (t + CoupangLedger.maxHold).rounded(.down) }
                 if account.sent.isEmpty && account.heldUntil == nil {

@@ -19,6 +19,20 @@ final class CoupangLedgerTests: StoreDirectoryTestCase {
         XCTAssertEqual(try ledger.admit(key: "k", request: "GET /a?y", now: at(3602), budget: 3), .spent(next: at(3660)))
     }
 
+    /// Two requests with one key in one second (two shopy processes asking the same at once)
+    /// would carry one signature, which the gateway refuses as a replay: the second is given the
+    /// next second to be signed with, and a third the one after; another key is not held back.
+    func testOneRequestOfAKeyASecond() throws {
+        let ledger = CoupangLedger(directory: directory)
+        XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?q", now: at(10.2), budget: 10), .send)
+        XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?q", now: at(10.7), budget: 10), .sendLater(signedAt: at(11)))
+        XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?r", now: at(10.9), budget: 10), .sendLater(signedAt: at(12)))
+        XCTAssertEqual(try ledger.admit(key: "other", request: "GET /s?q", now: at(10.9), budget: 10), .send)
+        XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?q", now: at(11.5), budget: 10), .sendLater(signedAt: at(13)), "the reserved seconds are kept")
+        XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?q", now: at(20), budget: 10), .send)
+        XCTAssertEqual(try ledger.usage(key: "k", now: at(20), budget: 10).sent, 5, "each is counted")
+    }
+
     func testTheCacheAnswersForAnHourAndNoLonger() throws {
         let ledger = CoupangLedger(directory: directory)
         XCTAssertEqual(try ledger.admit(key: "k", request: "GET /s?q", now: at(0), budget: 1), .send)
