@@ -13,7 +13,16 @@ extension LikeTarget {
         if !forceID {
             let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
             let numeric = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-            if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) { return .row(trimmed) }
+            if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) {
+                // `07` is row 7 (rows are printed without leading zeros); `0` stays 0, no row.
+                return .row(parts.map { part in String(part.drop(while: { $0 == "0" })).isEmpty ? "0" : String(part.drop(while: { $0 == "0" })) }
+                    .joined(separator: "."))
+            }
+            // Digits and points that make no row (`7.`, `.7`, `2.1.1`): a mistyped row, said as
+            // such, not looked up as an id that cannot exist (`--id` takes any text as an id).
+            if trimmed.contains("."), trimmed.allSatisfy({ $0 == "." || ($0.isASCII && $0.isNumber) }) {
+                throw UsageError("'\(Echo.value(text))' is neither a row number nor a productId (a row is 3, or 2.5 in popular; a productId is \(ProductID.described))")
+            }
         }
         // Longer than any productId: it names nothing, and it is not echoed whole (100 KB of it).
         guard trimmed.utf8.count <= ProductID.maxLength else {

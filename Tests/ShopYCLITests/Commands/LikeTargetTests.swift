@@ -70,7 +70,17 @@ final class LikeTargetTests: XCTestCase {
         XCTAssertEqual(try LikeTarget.parse("2.5", forceID: false), .row("2.5"))
         XCTAssertEqual(try LikeTarget.parse("80285861246", forceID: false), .id("80285861246"))
         XCTAssertEqual(try LikeTarget.parse("12345", forceID: false), .id("12345"))
-        XCTAssertEqual(try LikeTarget.parse("1.2.3", forceID: false), .id("1.2.3"))
+        // Rows are printed without leading zeros: `07` is row 7. Digits and points that make
+        // no row are a mistyped row, not an id to look up.
+        XCTAssertEqual(try LikeTarget.parse("07", forceID: false), .row("7"))
+        XCTAssertEqual(try LikeTarget.parse("0007", forceID: false), .row("7"))
+        XCTAssertEqual(try LikeTarget.parse("02.05", forceID: false), .row("2.5"))
+        XCTAssertEqual(try LikeTarget.parse("0", forceID: false), .row("0"))
+        for typo in ["7.", ".7", "1.2.3", "1..2"] {
+            XCTAssertEqual(message(typo, forceID: false),
+                           "'\(typo)' is neither a row number nor a productId (a row is 3, or 2.5 in popular; a productId is 1 to 32 ASCII digits, alone or after 11st: or coupang:)")
+        }
+        XCTAssertEqual(try LikeTarget.parse("1.2.3", forceID: true), .id("1.2.3"), "--id takes any text as an id")
         XCTAssertEqual(try LikeTarget.parse("abc-1", forceID: false), .id("abc-1"))
         XCTAssertEqual(try LikeTarget.parse("٣", forceID: false), .id("٣"), "only ASCII digits make a row")
         XCTAssertEqual(try LikeTarget.parse("3", forceID: true), .id("3"))
