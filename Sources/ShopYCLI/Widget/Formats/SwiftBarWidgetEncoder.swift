@@ -17,7 +17,7 @@ public enum SwiftBarWidgetEncoder: WidgetEncoder {
             lines.append(line)
         }
         lines.append("---")
-        lines.append("Updated \(WidgetClock.format(r.entry.date))\(r.entry.stale ? " (refreshing)" : "") | disabled=true")
+        lines.append("Updated \(WidgetClock.format(r.entry.date))\(r.entry.stale ? " (a refresh is due)" : "") | disabled=true")
         lines.append("Refresh | refresh=true")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -89,6 +89,16 @@ final class WidgetFormatTests: XCTestCase {
         }
     }
 
+    /// A stale entry says a refresh is due, not that one runs: with SHOPY_WIDGET_BACKGROUND=off
+    /// nothing does.
+    func testSwiftBarSaysARefreshIsDueNotRunning() {
+        var stale = state(hostileItems)
+        stale.entry.stale = true
+        let out = SwiftBarWidgetEncoder.encode(WidgetRendering(state: stale, family: .small, color: false, name: "default"))
+        XCTAssertTrue(out.contains("Updated 2027-01-15T08:00:00Z (a refresh is due) | disabled=true"), out)
+        XCTAssertFalse(out.contains("refreshing"), out)
+    }
+
     func testSwiftBarStructure() {
         for family in WidgetFamily.allCases {
             let out = lines(render(.swiftbar, family))
