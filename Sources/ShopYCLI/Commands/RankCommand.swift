@@ -46,6 +46,10 @@ public struct RankCommand: ResultCommand {
         }
         try QueryLimit.check(keyword, what: "the keyword")
         let productID = try Self.product.read(parsed), mall = try Self.mall.read(parsed), title = try Self.title.read(parsed)
+        if let productID, ProductID.usable(productID) == nil {
+            // An id no product can have: the scan could never match it.
+            throw UsageError("--product '\(Echo.value(productID))' is not a productId (a productId is \(ProductID.described))")
+        }
         if productID == nil && mall == nil && title == nil {
             throw UsageError("rank needs something to look for", hint: "give --product ID, --mall NAME and/or --title TEXT")
         }

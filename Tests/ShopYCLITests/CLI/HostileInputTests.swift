@@ -86,6 +86,15 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// `rank --product` with what no product can have as its id would scan for nothing.
+    func testRankRefusesAProductIdNoProductHas() async {
+        for bad in ["abc", "12 34", "1.5", "coupang:abc"] {
+            let run = await Shell.run(["rank", "방충망", "--product", bad])
+            XCTAssertEqual(run.code, 64, "\(bad): \(run.stderr)")
+            XCTAssertTrue(run.stderrLines.first?.hasSuffix("is not a productId (a productId is 1 to 32 ASCII digits, alone or after 11st: or coupang:)") ?? false, run.stderr)
+        }
+    }
+
     /// An argument's error names the argument, not an option that does not exist.
     func testArgumentErrorsNameTheArgument() async {
         let zero = await Shell.run(["widget", "open", "0"])
