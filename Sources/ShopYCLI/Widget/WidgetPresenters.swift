@@ -37,7 +37,7 @@ public struct WidgetOptionsPresenter: Presenter {
         for o in options {
             let mark = o.available ? " " : "-"
             let reason = o.reason.map { "  (unavailable: \($0))" } ?? ""
-            io.stdout.line("\(mark) \(Sanitizer.clean(o.id))\t\(Sanitizer.clean(o.title))\(reason)")
+            io.stdout.line("\(mark) \(Sanitizer.clean(WidgetConfigureCommand.typed(o.id)))\t\(Sanitizer.clean(o.title))\(reason)")
         }
         return .ok
     }

@@ -16,10 +16,38 @@ public enum WidgetOptionsAction: WidgetFlagAction {
 
 /// `shopy widget configure [--show IDS | --reset] [--policy P]`
 public struct WidgetConfigureCommand: ResultCommand {
-    static let showOption = Option.list("show", value: "ids", help: "Comma-separated option ids, in the order to show them (repeatable).",
-                                        type: ValueType<[String]> { text, _ in
-                                            text.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }.filter { !$0.isEmpty }
-                                        })
+    static let showOption = Option.list("show", value: "ids", help: "Comma-separated option ids, in the order to show them (repeatable); a comma inside an id is written \\, (as 'widget options' prints it).",
+                                        type: ValueType<[String]> { text, _ in ids(text) })
+
+    /// `--show`'s ids: split at each comma not written `\,` (a history query may hold one);
+    /// `\\` is a backslash.
+    static func ids(_ text: String) -> [String] {
+        var ids: [String] = [], current = ""
+        var escaped = false
+        for c in text {
+            if escaped {
+                if c != "," && c != "\\" { current.append("\\") }
+                current.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "," {
+                ids.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if escaped { current.append("\\") }
+        ids.append(current)
+        return ids.map { $0.trimmingASCIIWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// An id as `--show` takes it back (`\,` for a comma, `\\` for a backslash).
+    static func typed(_ id: String) -> String {
+        id.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
+    }
+
     static let resetOption = Option.flag("reset", help: "Back to the default set (and policy).")
 
     public static let spec = WidgetOptions.spec(

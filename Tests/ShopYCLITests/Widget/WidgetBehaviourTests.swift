@@ -157,6 +157,20 @@ final class WidgetBehaviourTests: XCTestCase {
         XCTAssertTrue(waybar.contains("\"return-type\": \"json\""))
     }
 
+    /// A history query with a comma (`USB-C, 65W`) is listed by `widget options` as `--show`
+    /// takes it back: the comma written `\,`.
+    func testAnOptionIdWithACommaCanBeChosen() async throws {
+        let searched = await shopy(["search", "-q", "{a,b}", "--source", "catalog"])
+        XCTAssertNotEqual(searched.code, 64, searched.stderr)
+        let options = await shopy(["widget", "options"])
+        XCTAssertTrue(options.stdout.contains("history:{a\\,b}"), options.stdout)
+        let chosen = await shopy(["widget", "configure", "--show", "status,history:{a\\,b}"])
+        XCTAssertEqual(chosen.code, 0, chosen.stderr)
+        XCTAssertEqual(try provider.store.read { $0.widgets["default"]?.show }, ["status", "history:{a,b}"])
+        XCTAssertEqual(WidgetConfigureCommand.ids(#"a\,b,c\\,d\e"#), ["a,b", #"c\"#, #"d\e"#])
+        for id in ["x", "a,b", #"back\slash,"#] { XCTAssertEqual(WidgetConfigureCommand.ids(WidgetConfigureCommand.typed(id)), [id]) }
+    }
+
     /// `widget open` without a number, as every bar snippet's click runs it, when no shown item
     /// has a link: one line saying so, exit 64; with a number past the shown ones, the same code.
     func testOpenWithoutANumberWhenNoItemHasALink() async throws {
