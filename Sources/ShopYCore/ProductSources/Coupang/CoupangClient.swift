@@ -136,7 +136,7 @@ public struct CoupangClient: Sendable {
     /// Coupang's own words in a business error may quote the request: never the keys.
     static func withoutKeys(_ error: SourceError, _ credentials: CoupangCredentials) -> SourceError {
         guard case .coupangRefused(let code, let message) = error else { return error }
-        let cleaned = message.map { text in [credentials.accessKey, credentials.secretKey].reduce(text) { ElevenStreetClient.redact($1, in: $0) } }
+        let cleaned = message.map { KeyRedaction.redact([credentials.accessKey, credentials.secretKey], in: $0) }
         return .coupangRefused(code: code, message: cleaned)
     }
 
