@@ -41,16 +41,12 @@ public struct SourceStatus: Sendable, Equatable {
                let key = try? CoupangLedger.keyHash(credentials),
                let usage = try? CoupangLedger(directory: context.store.directory).usage(key: key, now: context.io.now(), budget: budget) {
                 let now = context.io.now()
-                status.coupang = CoupangUsage(sent: usage.sent, budget: budget, heldUntil: usage.heldUntil.map { Timestamp.local($0) + Self.distance($0, now) },
-                                              next: usage.next.map { Timestamp.local($0) + Self.distance($0, now) })
+                // Said as the errors say it (`WaitDuration`): the same hold reads the same.
+                status.coupang = CoupangUsage(sent: usage.sent, budget: budget, heldUntil: usage.heldUntil.map { WaitDuration.until($0, now: now) },
+                                              next: usage.next.map { WaitDuration.until($0, now: now) })
             }
             return status
         }
-    }
-
-    static func distance(_ date: Date, _ now: Date) -> String {
-        let minutes = Int((max(0, date.timeIntervalSince(now)) / 60).rounded(.up))
-        return " (in \(minutes) min)"
     }
 
     /// `source 11st      keys set · default · https://openapi.11st.co.kr`.

@@ -202,14 +202,16 @@ public struct Completer {
         prefixed(pairs, prefix: "", current: current)
     }
 
-    /// Candidates starting with `current`, each value written `prefix + value`; values with
-    /// anything a shell or terminal could misread are left out; at most 500.
+    /// Candidates starting with `current`, each value written `prefix + value`; at most 500.
+    /// Every shell shows the values in its list (zsh and fish their descriptions too), so both
+    /// are held to `Sanitizer`: a description is cleaned, and a value it would change (controls,
+    /// bidi overrides, invisible format characters) is left out, since a cleaned value would
+    /// insert another word than the stored one.
     func prefixed(_ pairs: [(String, String)], prefix: String, current: String) -> Answer {
         var seen = Set<String>()
         var out: [Candidate] = []
         for (value, description) in pairs where value.hasPrefix(current) && !value.isEmpty {
-            guard value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }),
-                  seen.insert(value).inserted else { continue }
+            guard !Sanitizer.needsCleaning(value), seen.insert(value).inserted else { continue }
             out.append(Candidate(value: prefix + value, description: Sanitizer.clean(description)))
             if out.count == 500 { break }
         }

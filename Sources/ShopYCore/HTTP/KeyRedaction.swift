@@ -1,7 +1,8 @@
 /// Takes the keys out of an error answer before shopy reads it: a server (or a proxy in front of
 /// it) that echoes the request back would otherwise put the keys into an error line (the start
 /// of a non-contract body, an `errorMessage`, a `Location`). Every occurrence in the body and the
-/// header values becomes `[redacted]` (`URLRedaction.placeholder`). A 2xx answer is the data
+/// header values, as is or percent-encoded (the way a URL carries it), becomes `[redacted]`
+/// (`URLRedaction.placeholder`). A 2xx answer is the data
 /// itself and is left alone (`RetryingRequest`).
 public enum KeyRedaction {
     /// Keys shorter than this are left alone: Naver's are 10 (a secret) to 20 (a client id)
@@ -23,29 +24,67 @@ public enum KeyRedaction {
         return redacted
     }
 
+    /// `text` with each of `keys` (from `minimumKeyBytes` on) replaced.
+    public static func redact(_ keys: [String], in text: String) -> String {
+        let needles = keys.map { Array($0.utf8) }.filter { $0.count >= minimumKeyBytes }
+        guard !needles.isEmpty else { return text }
+        return String(decoding: replace(needles, in: Array(text.utf8)), as: UTF8.self)
+    }
+
     /// `bytes` with every occurrence of a needle (left to right, longest first where two start
-    /// at one place) replaced by the placeholder.
+    /// at one place) replaced by the placeholder. A needle occurs in any form a URL can give it
+    /// (`matchLength`): keys travel in queries (11번가's), and what quotes a request back quotes
+    /// it encoded.
     static func replace(_ needles: [[UInt8]], in bytes: [UInt8]) -> [UInt8] {
         let ordered = needles.sorted { $0.count > $1.count }
-        let firsts = Set(ordered.map { $0[0] })
+        var firsts = Set(ordered.map { $0[0] })
+        firsts.insert(UInt8(ascii: "%"))
+        if firsts.contains(0x20) { firsts.insert(UInt8(ascii: "+")) }
         let placeholder = Array(URLRedaction.placeholder.utf8)
         var output: [UInt8]?
         var copied = 0
         var i = 0
         while i < bytes.count {
-            guard firsts.contains(bytes[i]),
-                  let needle = ordered.first(where: { $0.count <= bytes.count - i && bytes[i..<(i + $0.count)].elementsEqual($0) }) else {
+            guard firsts.contains(bytes[i]), let length = ordered.lazy.compactMap({ matchLength($0, in: bytes, at: i) }).first else {
                 i += 1
                 continue
             }
             if output == nil { output = []; output!.reserveCapacity(bytes.count) }
             output!.append(contentsOf: bytes[copied..<i])
             output!.append(contentsOf: placeholder)
-            i += needle.count
+            i += length
             copied = i
         }
         guard var result = output else { return bytes }
         result.append(contentsOf: bytes[copied...])
         return result
+    }
+
+    /// How many bytes at `start` spell `needle`, each of its bytes written as itself or
+    /// percent-encoded (`%2B`, `%2b`: either hex case, byte by byte, so a partly encoded copy
+    /// counts too), a space also as `+`; nil when they do not.
+    static func matchLength(_ needle: [UInt8], in bytes: [UInt8], at start: Int) -> Int? {
+        var j = start
+        for byte in needle {
+            guard j < bytes.count else { return nil }
+            if bytes[j] == byte || (byte == 0x20 && bytes[j] == UInt8(ascii: "+")) {
+                j += 1
+            } else if bytes[j] == UInt8(ascii: "%"), j + 2 < bytes.count, let high = hexValue(bytes[j + 1]), let low = hexValue(bytes[j + 2]),
+                      high << 4 | low == byte {
+                j += 3
+            } else {
+                return nil
+            }
+        }
+        return j - start
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 }

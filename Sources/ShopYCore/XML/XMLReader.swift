@@ -12,8 +12,8 @@ import ShopYBase
 package enum XMLReader {
     /// Parses a whole document given as UTF-8 (checked here). The root element is returned.
     package static func parse(_ bytes: [UInt8], limits: XMLLimits = XMLLimits()) throws(XMLError) -> Element {
-        guard bytes.count <= limits.maxBytes else { throw XMLError(offset: 0, reason: "is larger than \(limits.maxBytes) bytes") }
-        guard bytes.withUnsafeBufferPointer(JSONParser.isValidUTF8) else { throw XMLError(offset: 0, reason: "is not valid UTF-8") }
+        guard bytes.count <= limits.maxBytes else { throw XMLError(offset: nil, reason: "is larger than \(XMLLimits.size(limits.maxBytes))") }
+        guard bytes.withUnsafeBufferPointer(JSONParser.isValidUTF8) else { throw XMLError(offset: nil, reason: "is not valid UTF-8") }
         return try bytes.withUnsafeBufferPointer { buffer throws(XMLError) in
             var parser = Parser(buffer, limits: limits)
             return try parser.document()
@@ -292,13 +292,21 @@ package struct XMLLimits: Sendable {
     package var maxNameBytes = 128
 
     package init() {}
+
+    /// "8 MiB", "512 KiB", "100 bytes".
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
 }
 
-/// Why a document was not read: where, and what was wrong.
+/// Why a document was not read: where (nil when it was refused as a whole: too large, not
+/// UTF-8), and what was wrong.
 package struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var offset: Int
+    package var offset: Int?
     package var reason: String
-    package var description: String { "the XML \(reason) (at byte \(offset + 1))" }
+    package var description: String { "the XML \(reason)" + (offset.map { " (at byte \($0 + 1))" } ?? "") }
 }
 
 /// An element: its name, its character data (text, CDATA and references, in order) and its

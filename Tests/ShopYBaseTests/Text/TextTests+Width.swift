@@ -167,9 +167,37 @@ extension TextTests {
         XCTAssertEqual(Sanitizer.clean("\u{202A}\u{202B}\u{202C}\u{202D}a\u{2066}\u{2067}\u{2068}\u{2069}b\u{200E}\u{200F}\u{61C}c"),
                        "abc")
         // Neighbours of the removed/replaced ranges stay.
-        let untouched = "\u{A0}\u{A9}\u{2029}\u{202F}\u{2065}\u{206A}\u{200D}\u{200B}\u{61B}\u{61D}é한😀 ~"
+        let untouched = "\u{A0}\u{A9}\u{2029}\u{202F}\u{2065}\u{200D}\u{200C}\u{200A}\u{205F}\u{61B}\u{61D}é한😀 ~"
         XCTAssertEqual(Sanitizer.clean(untouched), untouched)
         XCTAssertFalse(Sanitizer.needsCleaning(untouched))
+    }
+
+    func testSanitizerRemovesInvisibleFormatCharacters() {
+        // A BOM inside a title, as some shops' feeds carry it.
+        XCTAssertEqual(Sanitizer.clean("\u{FEFF}방충망\u{FEFF} 모기장"), "방충망 모기장")
+        XCTAssertTrue(Sanitizer.needsCleaning("방충망\u{FEFF}"))
+        let invisible: [UInt32] = [0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x206A, 0x206B, 0x206C, 0x206D, 0x206E, 0x206F,
+                                   0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB, 0xE0001, 0xE0020, 0xE0041, 0xE007E, 0xE007F]
+        for value in invisible {
+            let scalar = Unicode.Scalar(value)!
+            XCTAssertEqual(scalar.properties.generalCategory, .format, String(value, radix: 16))
+            XCTAssertEqual(Sanitizer.clean("a\(scalar)b"), "ab", String(value, radix: 16))
+            XCTAssertTrue(Sanitizer.needsCleaning("가\(scalar)"), String(value, radix: 16))
+        }
+        // Text can hide in tags: they go unless they spell a subdivision flag.
+        XCTAssertEqual(Sanitizer.clean("ok\u{E0069}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}"), "ok")
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        XCTAssertEqual(Sanitizer.clean("깃발 \(scotland) 끝"), "깃발 \(scotland) 끝")
+        XCTAssertFalse(Sanitizer.needsCleaning(scotland + scotland))
+        XCTAssertEqual(Sanitizer.clean("\u{1F3F4}\u{E0067}\u{E0062}"), "\u{1F3F4}", "no cancel tag: not a flag")
+        XCTAssertEqual(Sanitizer.clean("\u{1F3F4}\u{E007F}"), "\u{1F3F4}", "no tag before the cancel tag")
+        let tooLong = "\u{1F3F4}" + String(repeating: "\u{E0061}", count: 8) + "\u{E007F}"
+        XCTAssertEqual(Sanitizer.clean(tooLong), "\u{1F3F4}")
+        XCTAssertEqual(Sanitizer.clean("\u{1F3F4}\u{E0001}\u{E0067}\u{E007F}"), "\u{1F3F4}")
+        // The format characters that shape text or that terminals draw stay.
+        let kept = "👨\u{200D}👩\u{200D}👧 می\u{200C}خواهم \u{AD}\u{600}1 \u{180E}\u{1F3F4}"
+        XCTAssertEqual(Sanitizer.clean(kept), kept)
+        XCTAssertFalse(Sanitizer.needsCleaning(kept))
     }
 
     func testSanitizerReturnsInputWhenClean() {
@@ -192,7 +220,8 @@ extension TextTests {
     func testSanitizerAgreesWithNeedsCleaning() {
         var rng = XorShift(seed: 99)
         let pieces = ["a", "한", "\t", "\u{1B}", "\u{85}", "\u{9B}", "\u{A0}", "\u{202E}", "\u{2069}", "\u{61C}",
-                      "\u{200E}", "\u{7F}", "é", "😀", "\u{2028}"]
+                      "\u{200E}", "\u{7F}", "é", "😀", "\u{2028}", "\u{FEFF}", "\u{200B}", "\u{2060}", "\u{FFFB}", "Ａ",
+                      "\u{1F3F4}", "\u{E0067}", "\u{E007F}", "\u{E0001}"]
         for _ in 0..<2_000 {
             var s = ""
             for _ in 0..<Int(rng.next() % 8) { s += pieces[Int(rng.next() % UInt64(pieces.count))] }

@@ -54,6 +54,32 @@ final class CompleterTests: XCTestCase {
         XCTAssertEqual(Completer.render(.candidates([.init(value: "x", description: "d e")]), shell: .fish), "x\td e\n")
     }
 
+    func testBidiAndInvisibleCharactersReachNoShell() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = SettingsStore(directory: dir)
+        try store.update([.state, .preferences]) { settings in
+            settings.history = ["가방", "가\u{202E}txt.exe", "가\u{FEFF}bom", "가\u{2067}x", "가\u{200B}x"].map { HistoryEntry(query: $0, at: "2026-12-01T00:00:00Z") }
+            settings.popularSections = ["가\u{202E}saved"]
+            settings.lastListing = LastListing(command: "search x", savedAt: "", rows: [
+                LastListing.Row(row: "1", product: Product(productId: "123456789", title: "첫째\u{202E}뒤집힌\u{FEFF}"))])
+        }
+        // A value is what the shell inserts: one that would need cleaning is left out, as one
+        // with controls is (cleaned, it would be another query).
+        XCTAssertEqual(values(["search", "가"], store), ["가방"])
+        XCTAssertEqual(values(["popular", "--section", "가"], store), ["가방"])
+        for shell in Completer.Shell.allCases {
+            for words in [["search", "가"], ["popular", "--section", ""], ["like", ""], ["like", "--id", ""]] {
+                let rendered = Completer.render(completer(store).complete(words), shell: shell)
+                XCTAssertFalse(rendered.isEmpty, "\(shell) \(words)")
+                XCTAssertFalse(Sanitizer.needsCleaning(rendered.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\t", with: "")),
+                               "\(shell) \(words): \(rendered.debugDescription)")
+            }
+        }
+        guard case .candidates(let rows) = completer(store).complete(["like", ""]) else { return XCTFail() }
+        XCTAssertEqual(rows.map(\.description), ["첫째뒤집힌"])
+    }
+
     func testManyLikesCompleteByIDWithoutDecodingEveryLike() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("completer-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

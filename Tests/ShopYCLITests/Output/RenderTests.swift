@@ -340,6 +340,24 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(Render.table([], columns: 80, color: true), [])
     }
 
+    func testEveryFormatDropsInvisibleFormatCharacters() {
+        let sneaky = item(1, title: "\u{FEFF}방충망\u{200B} 모기장\u{2060}", mall: "몰\u{FEFF}\u{E0041}")
+        let invisible: (Unicode.Scalar) -> Bool = { [0xFEFF, 0x200B, 0x2060, 0xE0041].contains($0.value) }
+        let tsv = Render.tsv([sneaky])
+        XCTAssertEqual(Render.lines([sneaky], format: .tsv), tsv)
+        let cells = tsv.dropLast().split(separator: "\t", omittingEmptySubsequences: false)
+        XCTAssertEqual(cells[3], "몰")
+        XCTAssertEqual(cells[4], "방충망 모기장")
+        let csv = parseCSV(Render.lines([sneaky], format: .csv) ?? "")
+        XCTAssertEqual(csv[1][2], "방충망 모기장")
+        XCTAssertEqual(csv[1][5], "몰")
+        let table = Render.table([sneaky], columns: 80, color: false).joined(separator: "\n")
+        XCTAssertFalse(table.unicodeScalars.contains(where: invisible), table.debugDescription)
+        XCTAssertTrue(table.contains("방충망 모기장"), table)
+        let line: TerminalText = "liked: \(sneaky.product.title) (\(sneaky.product.mall ?? ""))"
+        XCTAssertEqual(line.rendered, "liked: 방충망 모기장 (몰)")
+    }
+
     func testTableSanitizesNetworkText() {
         let lines = Render.table(hostile, columns: 120, color: false)
         XCTAssertFalse(lines.joined().contains("\u{1B}"))

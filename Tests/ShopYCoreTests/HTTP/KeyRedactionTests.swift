@@ -91,6 +91,57 @@ final class KeyRedactionTests: XCTestCase {
         }
     }
 
+    /// 11번가's key as it travels in the query, `+`, `/`, `=` and a non-ASCII letter included.
+    static let urlKey = "ab+c/d=é"
+    /// Every way the key can be written in a URL: as is, percent-encoded with upper or lower hex,
+    /// or partly encoded (a proxy that re-encodes only what it must).
+    static let urlKeyForms = ["ab+c/d=é", "ab%2Bc%2Fd%3D%C3%A9", "ab%2bc%2fd%3d%c3%a9", "ab%2Bc/d%3d%C3%a9", "ab+c/d=%C3%A9"]
+
+    func testEveryURLFormOfAKeyIsReplaced() {
+        XCTAssertEqual(RequestBuilder.percentEncode(Self.urlKey), "ab%2Bc%2Fd%3D%C3%A9", "what shopy sends")
+        for form in Self.urlKeyForms {
+            let text = "GET /openapi/OpenApiService.tmall?key=\(form)&apiCode=ProductSearch"
+            XCTAssertEqual(KeyRedaction.redact([Self.urlKey], in: text), "GET /openapi/OpenApiService.tmall?key=[redacted]&apiCode=ProductSearch", form)
+            let response = KeyRedaction.redact([Self.urlKey], in: HTTPResponse(status: 400, headers: ["location": "https://x.test/?key=" + form],
+                                                                               body: Array(text.utf8)))
+            XCTAssertEqual(response.headers["location"], "https://x.test/?key=[redacted]", form)
+            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "GET /openapi/OpenApiService.tmall?key=[redacted]&apiCode=ProductSearch", form)
+        }
+        // What only looks like an encoding stays: a bad escape, another byte, a cut-off one.
+        for other in ["ab%2Xc/d=é", "ab%2Cc/d=é", "ab%2Bc/d=%C3", "ab%2Bc/d=%C3%A", "ab%2"] {
+            XCTAssertEqual(KeyRedaction.redact([Self.urlKey], in: other), other)
+        }
+    }
+
+    /// 11번가 answers that quote the request URL (a redirect, an echoing error page, an error in a
+    /// 200), and --verbose: no form of the key shows.
+    func testAnElevenStreetKeyInTheURLNeverShows() async {
+        let lower = "key=ab%2bc%2fd%3d%c3%a9"
+        let xmlError = "<ProductSearchResponse><Error><Code>003</Code><Message>bad \(lower)</Message></Error></ProductSearchResponse>"
+        let answers = [
+            HTTPResponse(status: 302, headers: ["location": "https://elsewhere.test/?\(lower)"]),
+            HTTPResponse(status: 400, body: Array("GET /openapi/OpenApiService.tmall?key=ab%2Bc%2Fd%3D%C3%A9&apiCode=ProductSearch".utf8)),
+            HTTPResponse(status: 200, headers: ["content-type": "text/xml"], body: Array(xmlError.utf8)),
+        ]
+        for answer in answers {
+            let lines = TraceText()
+            let client = ElevenStreetClient(base: URL(string: "https://openapi.11st.co.kr")!, key: Self.urlKey, transport: StubTransport([.success(answer)]),
+                                            retry: RetryPolicy(maxRetries: 0), trace: Tracer(write: { lines.append($0) }))
+            do {
+                _ = try await client.search(keyword: "에어팟", sortCode: "CP", pageNum: 1, pageSize: 3, timeout: 5)
+                XCTFail("\(answer.status) is an error")
+            } catch {
+                let shown = lines.text.split(separator: "\n").map(String.init) + [error.message]
+                for form in Self.urlKeyForms {
+                    XCTAssertFalse(shown.contains { $0.contains(form) }, "\(answer.status) showed \(form): \(shown)")
+                }
+                XCTAssertTrue(shown.contains { $0.contains("> GET https://openapi.11st.co.kr/openapi/OpenApiService.tmall?key=[redacted]&apiCode=") },
+                              "\(shown)")
+                XCTAssertTrue(error.message.contains("[redacted]"), error.message)
+            }
+        }
+    }
+
     /// A 2xx answer is the data: left as it came.
     func testASuccessIsLeftAlone() async throws {
         let body = ContractFixture.bytes("search-current.json")

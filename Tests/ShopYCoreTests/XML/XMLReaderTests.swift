@@ -99,6 +99,8 @@ final class XMLReaderTests: XCTestCase {
         var small = XMLLimits()
         small.maxBytes = 16
         XCTAssertNotNil(failure("<a>" + String(repeating: "x", count: 32) + "</a>", limits: small))
+        // A document over the cap is refused as a whole: the message names the cap, no position.
+        XCTAssertEqual(failure("<a>" + String(repeating: "x", count: 8 << 20) + "</a>")?.description, "the XML is larger than 8 MiB")
         XCTAssertNotNil(try? XMLReader.parse([0xEF, 0xBB, 0xBF] + Array("<a/>".utf8)), "a UTF-8 BOM")
         XCTAssertNotNil(failure(String(decoding: [0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E], as: UTF8.self)).map { _ in true } ?? true)
         XCTAssertThrowsError(try XMLReader.parse([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E]), "not UTF-8")

@@ -145,17 +145,10 @@ public struct CoupangClient: Sendable {
     /// Coupang's own words in a business error may quote the request: never the keys.
     static func withoutKeys(_ error: SourceError, _ credentials: CoupangCredentials) -> SourceError {
         guard case .coupangRefused(let code, let message) = error else { return error }
-        let cleaned = message.map { text in [credentials.accessKey, credentials.secretKey].reduce(text) { ElevenStreetClient.redact($1, in: $0) } }
+        let cleaned = message.map { KeyRedaction.redact([credentials.accessKey, credentials.secretKey], in: $0) }
         return .coupangRefused(code: code, message: cleaned)
     }
 
-    /// `14:05:09 (in 58 min)`, the local time a wait ends, with its distance.
-    static func when(_ date: Date, now: Date) -> String {
-        let local = Timestamp.local(date)
-        let today = Timestamp.local(now).prefix(10) == local.prefix(10)
-        let seconds = max(0, date.timeIntervalSince(now))
-        let distance = seconds < 90 ? "\(Int(seconds.rounded(.up))) s" : seconds < 5400 ? "\(Int((seconds / 60).rounded(.up))) min"
-            : "\(Int((seconds / 3600).rounded(.down))) h \(Int((seconds.truncatingRemainder(dividingBy: 3600) / 60).rounded(.up))) min"
-        return (today ? String(local.dropFirst(11)) : local) + " (in \(distance))"
-    }
+    /// `14:05:09 (in 58 min)`, the local time a wait ends, with its distance (`WaitDuration`).
+    static func when(_ date: Date, now: Date) -> String { WaitDuration.until(date, now: now) }
 }

@@ -18,6 +18,11 @@ import ShopYBase
 /// </Error></ProductSearchResponse>`; public clients also read `<ErrorCode>`/`<ErrorMessage>`,
 /// so both shapes are errors here.
 public enum ElevenStreetAnswer {
+    /// The most an answer may be, as UTF-8 (after decoding from EUC-KR, which grows a Hangul
+    /// syllable from 2 bytes to 3): a page of 200 products is about 150 KB. A larger one is
+    /// refused before it is decoded or parsed.
+    public static let maxAnswerBytes = 8 << 20
+
     /// One product of a search, every field as sent (nil when absent, "" when empty).
     public struct Product: Equatable, Sendable {
         public var code: String?
@@ -55,6 +60,7 @@ public enum ElevenStreetAnswer {
         var start = 0
         while start < body.count, body[start] == 0x20 || body[start] == 0x0A || body[start] == 0x0D || body[start] == 0x09 { start += 1 }
         guard start < body.count else { throw .badResponse("the answer is empty") }
+        guard body.count <= maxAnswerBytes else { throw .badResponse(overCap(body.count)) }
         guard body[start] == UInt8(ascii: "<") || body[start...].starts(with: [0xEF, 0xBB, 0xBF]) else {
             throw .badResponse("the answer is not XML (it starts with '\(RetryingRequest.snippet(Array(body[start..<min(body.count, start + 24)])) ?? "")')")
         }
@@ -67,16 +73,24 @@ public enum ElevenStreetAnswer {
             } catch {
                 throw .badResponse("the answer declares EUC-KR, but byte \(start + error.offset + 1) \(error.reason)")
             }
+            guard utf8.count <= maxAnswerBytes else { throw .badResponse(overCap(utf8.count, decoded: true)) }
         case nil, "UTF-8"?:
             utf8 = Array(body[start...])
         case let other?:
             throw .badResponse("the answer declares the encoding '\(Sanitizer.clean(String(other.prefix(40))))', which shopy does not read")
         }
+        var limits = XMLLimits()
+        limits.maxBytes = maxAnswerBytes
         do {
-            return try XMLReader.parse(utf8)
+            return try XMLReader.parse(utf8, limits: limits)
         } catch {
             throw .badResponse(error.description)
         }
+    }
+
+    /// Said as Coupang's over-size answer is: its size, and the cap.
+    static func overCap(_ bytes: Int, decoded: Bool = false) -> String {
+        "the answer is \(Money.grouped(bytes)) bytes\(decoded ? " once decoded from EUC-KR" : ""), more than an 11번가 answer ever is (at most \(maxAnswerBytes >> 20) MiB)"
     }
 
     /// The error an answer carries, if any: its code and message.

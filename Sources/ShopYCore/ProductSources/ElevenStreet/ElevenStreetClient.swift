@@ -103,19 +103,14 @@ public struct ElevenStreetClient: Sendable {
         }
     }
 
-    /// An error inside a 200 is 11번가's own text, which may quote the request (its key).
+    /// An error inside a 200 is 11번가's own text, which may quote the request (its key, as is
+    /// or percent-encoded as the URL carries it).
     static func withoutKey(_ error: SourceError, _ key: String) -> SourceError {
         switch error {
-        case .elevenStreetKeyRefused(let code, let message): return .elevenStreetKeyRefused(code: code, message: message.map { redact(key, in: $0) })
-        case .elevenStreetError(let code, let message): return .elevenStreetError(code: code, message: message.map { redact(key, in: $0) })
+        case .elevenStreetKeyRefused(let code, let message): return .elevenStreetKeyRefused(code: code, message: message.map { KeyRedaction.redact([key], in: $0) })
+        case .elevenStreetError(let code, let message): return .elevenStreetError(code: code, message: message.map { KeyRedaction.redact([key], in: $0) })
         default: return error
         }
-    }
-
-    /// `text` with the key (from `KeyRedaction.minimumKeyBytes` on) as `[redacted]`.
-    static func redact(_ key: String, in text: String) -> String {
-        guard key.utf8.count >= KeyRedaction.minimumKeyBytes else { return text }
-        return text.replacingOccurrences(of: key, with: URLRedaction.placeholder)
     }
 
     static func retryAfterPastDeadline(_ response: HTTPResponse, seconds: Double) -> SourceError {

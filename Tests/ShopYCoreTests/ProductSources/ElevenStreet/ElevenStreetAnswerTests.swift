@@ -78,6 +78,29 @@ final class ElevenStreetAnswerTests: XCTestCase {
         guard case .impossibleAnswer? = error({ _ = try ElevenStreetAnswer.search(negative) }) else { return XCTFail("a negative count") }
     }
 
+    /// An answer over the cap (a page of 200 products is about 150 KB) is refused before it is
+    /// decoded or parsed, and the message names the cap, not a position.
+    func testAnAnswerOverTheCapNamesTheCap() throws {
+        XCTAssertEqual(ElevenStreetAnswer.maxAnswerBytes, 8 << 20)
+        let head = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><ProductSearchResponse><Products><TotalCount>1</TotalCount>".utf8)
+        let tail = Array("</Products></ProductSearchResponse>".utf8)
+        let padding = ElevenStreetAnswer.maxAnswerBytes - head.count - tail.count
+        let atTheCap = head + [UInt8](repeating: 0x20, count: padding) + tail
+        XCTAssertEqual(try ElevenStreetAnswer.search(atTheCap).totalCount, 1, "an answer of exactly 8 MiB is read")
+        let over = head + [UInt8](repeating: 0x20, count: padding + 1) + tail
+        XCTAssertEqual(error { _ = try ElevenStreetAnswer.search(over) },
+                       .badResponse("the answer is 8,388,609 bytes, more than an 11번가 answer ever is (at most 8 MiB)"))
+        // EUC-KR grows when decoded (a Hangul syllable: 2 bytes, then 3): the cap is on the text read.
+        let eucHead = Array("<?xml version=\"1.0\" encoding=\"EUC-KR\"?><ProductSearchResponse><Products><TotalCount>1</TotalCount><X>".utf8)
+        let eucTail = Array("</X></Products></ProductSearchResponse>".utf8)
+        let syllables = (ElevenStreetAnswer.maxAnswerBytes - eucHead.count - eucTail.count) / 3 + 1
+        let grows = eucHead + Array(repeating: [0xB0, 0xA1], count: syllables).flatMap { $0 } + eucTail  // 가
+        XCTAssertLessThan(grows.count, ElevenStreetAnswer.maxAnswerBytes)
+        guard case .badResponse(let detail)? = error({ _ = try ElevenStreetAnswer.search(grows) }) else { return XCTFail("over the cap once decoded") }
+        XCTAssertTrue(detail.hasSuffix("bytes once decoded from EUC-KR, more than an 11번가 answer ever is (at most 8 MiB)"), detail)
+        XCTAssertFalse(detail.contains("at byte"), detail)
+    }
+
     func testHostileFieldsAreBoundedAndCleaned() throws {
         let answer = try search("hostile-fields.xml")
         let products = answer.products.compactMap(ElevenStreetSource.product)
