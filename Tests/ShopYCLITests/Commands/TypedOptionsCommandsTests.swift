@@ -76,7 +76,7 @@ final class TypedOptionsCommandsTests: XCTestCase {
         for (arguments, message) in [
             (["rank", "x", "--mall", " "], "shopy: --mall is empty"),
             (["popular", "--section", " "], "shopy: a --section keyword is empty"),
-            (["likes", "alert", "1", "--below", "12,000원x"], "shopy: invalid --below '12000원x': expected a whole number from 1 to 2147483647"),
+            (["likes", "alert", "1", "--below", "12,000원x"], "shopy: invalid --below '12,000원x': expected a price in won from 1 to 2,147,483,647, as 12000, 12,000 or 12,000원"),
             (["likes", "alert", "1", "--drop", "100%"], "shopy: invalid --drop 100: must be from 1 to 99"),
             (["likes", "refresh", "--depth", "0"], "shopy: invalid --depth 0: must be from 1 to 1099"),
             (["likes", "--sort", "chnage"], "shopy: invalid --sort 'chnage'; valid values: recent, price, title, change"),
