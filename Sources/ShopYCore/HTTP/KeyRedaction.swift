@@ -1,3 +1,4 @@
+import ShopYBase
 /// Takes the keys out of an error answer before shopy reads it: a server (or a proxy in front of
 /// it) that echoes the request back would otherwise put the keys into an error line (the start
 /// of a non-contract body, an `errorMessage`, a `Location`). Every occurrence in the body and the
@@ -37,7 +38,7 @@ public enum KeyRedaction {
     /// it encoded.
     static func replace(_ needles: [[UInt8]], in bytes: [UInt8]) -> [UInt8] {
         let ordered = needles.sorted { $0.count > $1.count }
-        var firsts = Set(ordered.map { $0[0] })
+        var firsts = Set(ordered.flatMap { [lower($0[0]), upper($0[0])] })
         firsts.insert(UInt8(ascii: "%"))
         if firsts.contains(0x20) { firsts.insert(UInt8(ascii: "+")) }
         let placeholder = Array(URLRedaction.placeholder.utf8)
@@ -62,21 +63,35 @@ public enum KeyRedaction {
 
     /// How many bytes at `start` spell `needle`, each of its bytes written as itself or
     /// percent-encoded (`%2B`, `%2b`: either hex case, byte by byte, so a partly encoded copy
-    /// counts too), a space also as `+`; nil when they do not.
+    /// counts too), a space also as `+`, ASCII letters in either case (a server that echoes a
+    /// hexadecimal key may change its case); nil when they do not.
     static func matchLength(_ needle: [UInt8], in bytes: [UInt8], at start: Int) -> Int? {
         var j = start
         for byte in needle {
             guard j < bytes.count else { return nil }
-            if bytes[j] == byte || (byte == 0x20 && bytes[j] == UInt8(ascii: "+")) {
+            if lower(bytes[j]) == lower(byte) || (byte == 0x20 && bytes[j] == UInt8(ascii: "+")) {
                 j += 1
             } else if bytes[j] == UInt8(ascii: "%"), j + 2 < bytes.count, let high = hexValue(bytes[j + 1]), let low = hexValue(bytes[j + 2]),
-                      high << 4 | low == byte {
+                      lower(high << 4 | low) == lower(byte) {
                 j += 3
             } else {
                 return nil
             }
         }
         return j - start
+    }
+
+    static func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+    static func upper(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte & ~0x20 : byte }
+
+    /// What a server wrote in an error (an `errorMessage`, an error code) as shopy shows it: the
+    /// keys taken out again after the JSON was decoded (a `\u0034` in the body spells a key's
+    /// `4` only once decoded), cleaned for a terminal, and cut at `limit` characters (an answer
+    /// may hold megabytes of it).
+    public static func serverText(_ text: String, keys: [String], limit: Int = 300) -> String {
+        let shown = Sanitizer.clean(redact(keys, in: text))
+        guard shown.count > limit else { return shown }
+        return String(shown.prefix(limit)) + "…"
     }
 
     static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -143,7 +143,7 @@ public struct NaverClient: Sendable {
         sender.keys = [credentials.clientID, credentials.clientSecret]
         let requestTrace = ["> GET \(URLRedaction.redact(url.absoluteString))", "> X-Naver-Client-Id: [redacted]  X-Naver-Client-Secret: [redacted]"]
         return try await sender.send(HTTPRequest(url: url, headers: headers), deadline: deadline, timeout: timeout, requestTrace: requestTrace,
-                                      beforeRetry: beforeRequest, retryAfterPastDeadline: Self.retryAfterPastDeadline) { response, attempt throws(SourceError) in
+                                      beforeRetry: beforeRequest, retryAfterPastDeadline: { response, seconds in self.retryAfterPastDeadline(response, seconds: seconds) }) { response, attempt throws(SourceError) in
             try interpret(response, attempt: attempt)
         }
     }
@@ -160,32 +160,37 @@ public struct NaverClient: Sendable {
             }
         case 429:
             let body = WireErrorBody(body: response.body)
-            if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { Sanitizer.clean($0.errorMessage) }) }
-            return .retry(.rateLimited(attempts: attempt, serverMessage: body.map { Sanitizer.clean($0.errorMessage) },
-                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) }))
+            if body?.errorCode == "010" { throw .quotaExceeded(serverMessage: body.map { shown($0.errorMessage) }) }
+            return .retry(.rateLimited(attempts: attempt, serverMessage: body.map { shown($0.errorMessage) },
+                                       code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : shown($0, limit: 40) }))
         case 500...599:
             let body = WireErrorBody(body: response.body)
-            return .retry(.serverError(status: response.status, code: body?.errorCode,
-                                       serverMessage: body.map { Sanitizer.clean($0.errorMessage) }, attempts: attempt))
+            return .retry(.serverError(status: response.status, code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : shown($0, limit: 40) },
+                                       serverMessage: body.map { shown($0.errorMessage) }, attempts: attempt))
         case 300...399:
             throw .redirected(status: response.status, location: response.headers["location"].map(Sanitizer.clean))
         case 401, 403:
             let body = WireErrorBody(body: response.body)
-            throw .authentication(status: response.status, code: body?.errorCode, serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+            throw .authentication(status: response.status, code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : shown($0, limit: 40) }, serverMessage: body.map { shown($0.errorMessage) })
         default:
             let body = WireErrorBody(body: response.body)
             if response.status == 404 && body?.errorCode == "SE05" { throw .retired(host: host) }
-            throw .rejected(status: response.status, code: body?.errorCode,
-                            serverMessage: body.map { Sanitizer.clean($0.errorMessage) } ?? RetryingRequest.snippet(response.body))
+            throw .rejected(status: response.status, code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : shown($0, limit: 40) },
+                            serverMessage: body.map { shown($0.errorMessage) } ?? RetryingRequest.snippet(response.body))
         }
     }
 
+    /// What the server wrote, as shopy shows it (`KeyRedaction.serverText`).
+    func shown(_ text: String, limit: Int = 300) -> String {
+        KeyRedaction.serverText(text, keys: [credentials.clientID, credentials.clientSecret], limit: limit)
+    }
+
     /// A throttle or server error whose Retry-After asks for more time than --timeout leaves.
-    static func retryAfterPastDeadline(_ response: HTTPResponse, seconds: Double) -> SourceError {
+    func retryAfterPastDeadline(_ response: HTTPResponse, seconds: Double) -> SourceError {
         let body = WireErrorBody(body: response.body)
         return .retryAfterDeadline(status: response.status, seconds: seconds,
-                                   code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) },
-                                   serverMessage: body.map { Sanitizer.clean($0.errorMessage) })
+                                   code: body.map(\.errorCode).flatMap { $0.isEmpty ? nil : shown($0, limit: 40) },
+                                   serverMessage: body.map { shown($0.errorMessage) })
     }
 
     func mapTransport(_ error: TransportError, timeout: Double) -> SourceError {

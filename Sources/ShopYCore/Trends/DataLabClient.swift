@@ -52,8 +52,9 @@ public struct DataLabClient: Sendable {
     func interpret(_ response: HTTPResponse, attempt: Int, request: DataLabRequest,
                    periods: [CalendarDate]) throws(DataLabError) -> AttemptOutcome<DataLabAnswer, DataLabError> {
         let error = WireErrorBody(body: response.body)
-        let message = error.map { Sanitizer.clean($0.errorMessage) }
-        let code = error.map(\.errorCode).flatMap { $0.isEmpty ? nil : Sanitizer.clean($0) }
+        // Decoded, the server's words may spell a key its raw bytes did not (`\u0041`).
+        let message = error.map { KeyRedaction.serverText($0.errorMessage, keys: [keys.id, keys.secret]) }
+        let code = error.map(\.errorCode).flatMap { $0.isEmpty ? nil : KeyRedaction.serverText($0, keys: [keys.id, keys.secret], limit: 40) }
         switch response.status {
         case 200:
             return .success(try DataLabAnswer(body: response.body, request: request, periods: periods))

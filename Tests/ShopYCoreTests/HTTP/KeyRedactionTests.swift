@@ -73,6 +73,33 @@ final class KeyRedactionTests: XCTestCase {
         }
     }
 
+    /// A body whose JSON escapes spell a key (`\u0031` for `1`: how Gson, PHP and others write
+    /// some characters) shows it only once decoded: the decoded message is redacted again; a
+    /// key echoed in another case is redacted too; and a megabyte of message is cut.
+    func testAnErrorMessageSpellingAKeyInEscapesOrAnotherCaseShowsNone() async {
+        let escaped = #"{"errorMessage":"key mySecret\u00301 id MYCLIENTID0123456789","errorCode":"SE01"}"#
+        let huge = #"{"errorMessage":""# + String(repeating: "y", count: 1_000_000) + #"","errorCode":""# + String(repeating: "C", count: 5000) + #""}"#
+        let transport = StubTransport([
+            .success(HTTPResponse(status: 400, body: Array(escaped.utf8))),
+            .success(HTTPResponse(status: 400, body: Array(huge.utf8))),
+        ])
+        let client = keyedClient(transport)
+        do {
+            _ = try await client.search(SearchRequest(query: "후드티"), timeout: 5)
+            XCTFail("a 400 is an error")
+        } catch {
+            XCTAssertEqual(error, .rejected(status: 400, code: "SE01", serverMessage: "key [redacted] id [redacted]"))
+        }
+        do {
+            _ = try await client.search(SearchRequest(query: "후드티"), timeout: 5)
+            XCTFail("a 400 is an error")
+        } catch {
+            XCTAssertLessThan(error.message.count, 500, "cut, not a megabyte on one line")
+            XCTAssertTrue(error.message.contains(String(repeating: "y", count: 300) + "…"), String(error.message.prefix(80)))
+        }
+        XCTAssertEqual(KeyRedaction.redact(["0123abcdef4567"], in: "echo 0123ABCDEF4567 and %30123abCDEF4567"), "echo [redacted] and [redacted]")
+    }
+
     func testADataLabErrorQuotingTheKeysShowsNone() async throws {
         let keys = DataLabKeys(scheme: .apiHub, id: "hub-id-777", secret: "hub-key-888", bothSet: false)
         let transport = StubTransport([
