@@ -182,7 +182,8 @@ public struct Completer {
 
     func history() -> [(String, String)] {
         guard let history = try? store?.read({ $0.history }) else { return [] }
-        return history.map { ($0.query, "searched \($0.at)") }
+        // Local time for people, as the history table shows it.
+        return history.map { ($0.query, "searched \(LocalTime.display($0.at))") }
     }
 
     func sections() -> [(String, String)] {

@@ -44,6 +44,8 @@ final class CompleterTests: XCTestCase {
                 LastListing.Row(row: "1", product: Product(productId: "123456789", title: "title\u{1B}]0;pwn\u{07} here"))])
         }
         XCTAssertEqual(values(["search", ""], store), ["방충망"], "a value with control characters is never offered")
+        guard case .candidates(let searched) = completer(store).complete(["search", ""]) else { return XCTFail() }
+        XCTAssertEqual(searched.first?.description, "searched " + LocalTime.display("2026-12-01T00:00:00Z"), "local time for people, as history shows it")
         guard case .candidates(let rows) = completer(store).complete(["like", ""]) else { return XCTFail() }
         XCTAssertEqual(rows.map(\.value), ["1"])
         XCTAssertEqual(values(["like", "--id", ""], store), ["123456789"], "like --id: the listing's products")
