@@ -132,4 +132,17 @@ final class BrowseTerminalTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(result.stderrLines.first, "shopy: browse needs a terminal")
     }
+
+    /// The terminal going away under browse (its master side closed, with no SIGHUP since it is
+    /// not browse's controlling terminal) is not a quit: browse says why and exits 74.
+    func testATerminalThatGoesAwayIsNotASuccess() throws {
+        let pty = try PseudoTerminal(rows: 24, columns: 80)
+        let env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHOPY_HOME": home]
+        try pty.spawn([Binary.path("shopy"), "browse", "--source", "catalog"], environment: env, controllingTerminal: false)
+        pty.waitFor("Popular rankings")
+        pty.hangUp()
+        let status = try XCTUnwrap(pty.waitForExit(), "browse still runs after the terminal went away")
+        XCTAssertEqual(status & 0x7F, 0, "it exits, not killed by a signal (status \(status))")
+        XCTAssertEqual((status >> 8) & 0xFF, 74, "the terminal gone is an I/O error, not success")
+    }
 }

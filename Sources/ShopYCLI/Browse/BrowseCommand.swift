@@ -63,6 +63,7 @@ public struct BrowseCommand: Command {
             thread.name = "shopy.browse"
             thread.start()
         }
+        if status == BrowseTerminal.lostStatus, let lost = terminal.lostTerminal { throw lost }
         guard status == 0 else {
             // Stopped by SIGINT, SIGTERM or SIGHUP: the terminal is restored; the status says
             // which signal, as the shell's 128 + n (ExitCode holds only shopy's own codes).

@@ -62,18 +62,27 @@ public final class TerminalModes: @unchecked Sendable {
         write(Self.enterSequence)
     }
 
-    /// Whether this process's group has the terminal (after `bg`, it does not: touching the
-    /// terminal then would stop it again).
-    public var inForeground: Bool { tcgetpgrp(input) == getpgrp() }
+    /// Whether this process's group has the terminal. Started with `&`, under `timeout`, or
+    /// after `bg`, it does not: browse then neither sets modes nor writes (the kernel would let
+    /// it, since browse takes SIGTTOU, and the shell's screen and modes would be overwritten).
+    /// A terminal without job control (not the controlling one) counts as ours.
+    public var inForeground: Bool {
+        let group = tcgetpgrp(input)
+        return group < 0 || group == getpgrp()
+    }
 
     /// Leaves the alternate screen and puts the saved termios back (once; later calls do nothing).
+    /// In the background nothing is written or set: the terminal is the foreground job's (which
+    /// has set its own modes); browse only forgets that it had them.
     public func restore() {
         lock.withLock {
             guard active else { return }
             active = false
-            write(Self.leaveSequence)
-            var saved = original
-            _ = tcsetattr(input, TCSANOW, &saved)
+            if inForeground {
+                write(Self.leaveSequence)
+                var saved = original
+                _ = tcsetattr(input, TCSANOW, &saved)
+            }
             FatalRestore.disarm()
         }
     }

@@ -17,6 +17,7 @@ import CShopYShim
 ///   (`onSuspend`), the process stops as it would have, and once continued it takes the
 ///   terminal again and redraws (`onResume`). SIGCONT alone (after a SIGSTOP, which cannot be
 ///   caught) also re-applies the modes and redraws, since the shell may have changed both.
+///   `onResume` itself stops the process again (SIGTTOU) while it is in the background.
 /// - SIGWINCH: `onResize`.
 /// - Every other signal that would end the process from outside (SIGQUIT, SIGUSR1, SIGUSR2,
 ///   SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, the real-time ones): the terminal is
@@ -95,10 +96,11 @@ public final class TerminalSignals: Sendable {
     }
 
     /// Stops the process group with `signo`'s default action, as the terminal's Ctrl-Z would;
-    /// returns once continued (or at once in an orphaned process group, where the kernel drops
-    /// such a stop: nobody could continue it). The SIGCONT that continued it is taken here, so
-    /// that the caller's one redraw is the only one.
-    static func stopProcess(_ signo: Int32) {
+    /// returns once continued, true when the SIGCONT that continued it came (it is taken here,
+    /// so that the caller's one redraw is the only one). False when nothing stopped the process:
+    /// in an orphaned process group the kernel drops such a stop (nobody could continue it).
+    @discardableResult
+    static func stopProcess(_ signo: Int32) -> Bool {
         var one = sigset_t()
         sigemptyset(&one)
         sigaddset(&one, signo)
@@ -108,12 +110,25 @@ public final class TerminalSignals: Sendable {
         pthread_sigmask(SIG_BLOCK, &one, nil)
         cshopy_forward_signal(signo, pthread_self())
         #if os(Linux)
+        // The SIGCONT may reach another thread first, whose handler passes it on: it is given a
+        // moment. A stop that was dropped costs that moment.
         var cont = sigset_t()
         sigemptyset(&cont)
         sigaddset(&cont, SIGCONT)
-        var none = timespec(tv_sec: 0, tv_nsec: 0)
-        _ = sigtimedwait(&cont, nil, &none)
+        var moment = timespec(tv_sec: 0, tv_nsec: 250_000_000)
+        return sigtimedwait(&cont, nil, &moment) == SIGCONT
+        #else
+        return true
         #endif
+    }
+
+    /// Whether a signal that ends browse (a stop signal, or one of `endingSignals`) is waiting
+    /// to be taken.
+    static func endingSignalPending() -> Bool {
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        guard sigpending(&pending) == 0 else { return false }
+        return (stopSignals + endingSignals()).contains { sigismember(&pending, $0) == 1 }
     }
 
     /// Ends the process of `signo` with its default action (a core dump where that is it).
