@@ -133,6 +133,26 @@ final class BrowseTerminalTests: XCTestCase {
         XCTAssertEqual(result.stderrLines.first, "shopy: browse needs a terminal")
     }
 
+    /// TERM unset, empty or dumb (Emacs's shell and the like): one line and 64, as for a
+    /// non-terminal; nothing of the full-screen setup is written.
+    func testATerminalThatCannotAddressTheCursorIsRefused() throws {
+        for (term, problem) in [("dumb", "TERM is dumb"), ("", "TERM is empty"), (nil, "TERM is not set")] as [(String?, String)] {
+            let pty = try PseudoTerminal(rows: 24, columns: 80)
+            let before = pty.modes()
+            var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home]
+            if let term { env["TERM"] = term }
+            try pty.spawn([Binary.path("shopy"), "browse", "--source", "catalog"], environment: env)
+            let status = try XCTUnwrap(pty.waitForExit(), "browse with \(problem) still runs:\n\(pty.screen.text)")
+            XCTAssertEqual((status >> 8) & 0xFF, 64, problem)
+            let text = String(decoding: pty.output, as: UTF8.self)
+            XCTAssertTrue(pty.screen.text.contains("shopy: browse needs a terminal that can address the cursor (\(problem))"), pty.screen.text)
+            for sequence in ["\u{1B}[?1049h", "\u{1B}[H", "\u{1B}[?25l"] {
+                XCTAssertFalse(text.contains(sequence), "\(sequence.debugDescription) written with \(problem)")
+            }
+            assertRestored(pty, before)
+        }
+    }
+
     /// The terminal going away under browse (its master side closed, with no SIGHUP since it is
     /// not browse's controlling terminal) is not a quit: browse says why and exits 74.
     func testATerminalThatGoesAwayIsNotASuccess() throws {
