@@ -113,6 +113,10 @@ public final class BrowseTerminal: @unchecked Sendable {
         while !modes.inForeground {
             // A signal that ends browse waits behind this loop (on this thread): it goes first.
             if lock.withLock({ stopSignal != nil || lost != nil }) || TerminalSignals.endingSignalPending() { return }
+            if modes.controlLost {
+                lose(StoreError.unusableTarget(path: "the terminal", problem: "it is no longer browse's (its session ended)"))
+                return
+            }
             suspendForJobControl()
             if TerminalSignals.stopProcess(SIGTTOU) {
                 dropped = 0
@@ -211,7 +215,7 @@ public final class BrowseTerminal: @unchecked Sendable {
                 if n <= 0 {
                     let code = n < 0 ? errno : 0
                     if code == EINTR || code == EAGAIN { continue }
-                    if code == EIO && !modes.inForeground {
+                    if code == EIO && !modes.controlLost && !modes.inForeground {
                         // Moved to the background under it (SIGTTIN is taken, so the read
                         // fails instead of stopping the process): stopped until `fg`.
                         lock.withLock { stopped = true }

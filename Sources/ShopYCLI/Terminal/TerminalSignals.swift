@@ -122,13 +122,26 @@ public final class TerminalSignals: Sendable {
         #endif
     }
 
-    /// Whether a signal that ends browse (a stop signal, or one of `endingSignals`) is waiting
-    /// to be taken.
-    static func endingSignalPending() -> Bool {
+    /// Whether a signal that ends browse (a stop signal, or one of `endingSignals`) is waiting to
+    /// be taken, or comes within `milliseconds` (one delivered to another thread reaches this
+    /// one through the forwarding handler a moment later). Called on the signal thread; a signal
+    /// taken here is raised again to this thread, for its sigwait.
+    static func endingSignalPending(within milliseconds: Int = 50) -> Bool {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signo in stopSignals + endingSignals() { sigaddset(&ending, signo) }
         var pending = sigset_t()
         sigemptyset(&pending)
-        guard sigpending(&pending) == 0 else { return false }
-        return (stopSignals + endingSignals()).contains { sigismember(&pending, $0) == 1 }
+        if sigpending(&pending) == 0, (stopSignals + endingSignals()).contains(where: { sigismember(&pending, $0) == 1 }) { return true }
+        #if os(Linux)
+        var moment = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+        let signo = sigtimedwait(&ending, nil, &moment)
+        guard signo > 0 else { return false }
+        pthread_kill(pthread_self(), signo)
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// Ends the process of `signo` with its default action (a core dump where that is it).
