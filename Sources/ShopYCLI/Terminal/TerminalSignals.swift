@@ -107,8 +107,10 @@ public final class TerminalSignals: Sendable {
         signal(signo, SIG_DFL)
         pthread_sigmask(SIG_UNBLOCK, &one, nil)
         kill(0, signo)
-        pthread_sigmask(SIG_BLOCK, &one, nil)
-        cshopy_forward_signal(signo, pthread_self())
+        // The stop is any thread's to take (an older one, not blocking it, often is): the default
+        // action stays until the process has stopped and been continued, else the forwarding
+        // handler, put back too early, would turn the stop into a forwarded signal.
+        var continued = true
         #if os(Linux)
         // The SIGCONT may reach another thread first, whose handler passes it on: it is given a
         // moment. A stop that was dropped costs that moment.
@@ -116,10 +118,11 @@ public final class TerminalSignals: Sendable {
         sigemptyset(&cont)
         sigaddset(&cont, SIGCONT)
         var moment = timespec(tv_sec: 0, tv_nsec: 250_000_000)
-        return sigtimedwait(&cont, nil, &moment) == SIGCONT
-        #else
-        return true
+        continued = sigtimedwait(&cont, nil, &moment) == SIGCONT
         #endif
+        pthread_sigmask(SIG_BLOCK, &one, nil)
+        cshopy_forward_signal(signo, pthread_self())
+        return continued
     }
 
     /// Whether a signal that ends browse (a stop signal, or one of `endingSignals`) is waiting to
