@@ -73,6 +73,72 @@ final class BrowseSignalsTests: XCTestCase {
         XCTAssertNotNil(pty.waitForExit())
     }
 
+    /// Asks the shell for its jobs until the listing shows `state` (or `timeout` seconds pass).
+    func waitForJobState(_ state: String, _ session: BrowseSession, since mark: Int, timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            session.pty.send("jobs\r")
+            _ = session.pty.wait(timeout: 0.5) { _ in session.wrote(state, since: mark) }
+            if session.wrote(state, since: mark) { return true }
+        }
+        return false
+    }
+
+    /// Started in the background (`&`): browse neither sets raw mode nor draws over the shell;
+    /// it stops (SIGTTOU, as vim and less do) until `fg`, which brings it up in raw mode.
+    func testStartedInTheBackgroundWaitsForFg() throws {
+        let session = try BrowseSession(shellHome: home)
+        let pty = session.pty
+        pty.waitFor("job$")
+        let mark = pty.output.count
+        pty.send("'\(Binary.path("shopy"))' browse --source catalog &\r")
+        XCTAssertTrue(waitForJobState("Stopped", session, since: mark), "the background job stops itself:\n\(pty.screen.text)")
+        XCTAssertFalse(session.wrote(TerminalModes.enterSequence, since: mark), "nothing drawn from the background")
+        XCTAssertFalse(pty.screen.text.contains("Popular rankings"), pty.screen.text)
+        XCTAssertFalse(pty.screen.alternateScreen)
+
+        pty.send("fg\r")
+        XCTAssertTrue(pty.wait { $0.text.contains("Popular rankings") && session.browseHasTheTerminal }, "up after fg:\n\(pty.screen.text)")
+        pty.send("2")
+        pty.waitFor("Search · press / to type a query")
+        pty.send("q")
+        pty.waitFor("job$")
+        session.assertScreenRestored(bracketedPaste: false)
+        pty.send("exit\r")
+        XCTAssertNotNil(pty.waitForExit())
+    }
+
+    /// Ctrl-Z, `bg`, `fg`: continued in the background browse stops again (it does not touch the
+    /// terminal there), and `fg` brings it back in raw mode, redrawn, taking keys.
+    func testSuspendThenBgThenFg() throws {
+        let session = try BrowseSession(shellHome: home)
+        let pty = session.pty
+        pty.waitFor("job$")
+        pty.send("'\(Binary.path("shopy"))' browse --source catalog\r")
+        pty.waitFor("Popular rankings")
+        XCTAssertTrue(pty.wait { _ in session.browseHasTheTerminal }, "raw mode and the alternate screen")
+        var mark = pty.output.count
+        pty.send([0x1A])  // Ctrl-Z
+        XCTAssertTrue(pty.wait { _ in session.wrote("Stopped", since: mark) }, "the shell reports the stopped job:\n\(pty.screen.text)")
+        pty.waitFor("job$")
+
+        mark = pty.output.count
+        pty.send("bg\r")
+        XCTAssertTrue(waitForJobState("Stopped", session, since: mark), "continued in the background, it stops again:\n\(pty.screen.text)")
+        XCTAssertFalse(session.wrote(TerminalModes.enterSequence, since: mark), "nothing drawn from the background")
+        XCTAssertFalse(session.browseHasTheTerminal)
+
+        pty.send("fg\r")
+        XCTAssertTrue(pty.wait { $0.text.contains("Popular rankings") && session.browseHasTheTerminal }, "redrawn after fg:\n\(pty.screen.text)")
+        pty.send("2")
+        pty.waitFor("Search · press / to type a query")
+        pty.send("q")
+        pty.waitFor("job$")
+        session.assertScreenRestored(bracketedPaste: false)
+        pty.send("exit\r")
+        XCTAssertNotNil(pty.waitForExit())
+    }
+
     /// A stop browse cannot catch (SIGSTOP): while it is stopped the terminal is changed (cooked
     /// mode, text on the screen); SIGCONT brings back raw mode and a full frame.
     func testContinueAfterSIGSTOPRedrawsAndReappliesRawMode() throws {

@@ -132,4 +132,60 @@ final class BrowseTerminalTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(result.stderrLines.first, "shopy: browse needs a terminal")
     }
+
+    /// TERM unset, empty or dumb (Emacs's shell and the like): one line and 64, as for a
+    /// non-terminal; nothing of the full-screen setup is written.
+    func testATerminalThatCannotAddressTheCursorIsRefused() throws {
+        for (term, problem) in [("dumb", "TERM is dumb"), ("", "TERM is empty"), (nil, "TERM is not set")] as [(String?, String)] {
+            let pty = try PseudoTerminal(rows: 24, columns: 80)
+            let before = pty.modes()
+            var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home]
+            if let term { env["TERM"] = term }
+            try pty.spawn([Binary.path("shopy"), "browse", "--source", "catalog"], environment: env)
+            let status = try XCTUnwrap(pty.waitForExit(), "browse with \(problem) still runs:\n\(pty.screen.text)")
+            XCTAssertEqual((status >> 8) & 0xFF, 64, problem)
+            let text = String(decoding: pty.output, as: UTF8.self)
+            XCTAssertTrue(pty.screen.text.contains("shopy: browse needs a terminal that can address the cursor (\(problem))"), pty.screen.text)
+            for sequence in ["\u{1B}[?1049h", "\u{1B}[H", "\u{1B}[?25l"] {
+                XCTAssertFalse(text.contains(sequence), "\(sequence.debugDescription) written with \(problem)")
+            }
+            assertRestored(pty, before)
+        }
+    }
+
+    /// The terminal going away under browse (its master side closed, with no SIGHUP since it is
+    /// not browse's controlling terminal) is not a quit: browse says why and exits 74.
+    func testATerminalThatGoesAwayIsNotASuccess() throws {
+        let pty = try PseudoTerminal(rows: 24, columns: 80)
+        let env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHOPY_HOME": home]
+        try pty.spawn([Binary.path("shopy"), "browse", "--source", "catalog"], environment: env, controllingTerminal: false)
+        pty.waitFor("Popular rankings")
+        pty.hangUp()
+        let status = try XCTUnwrap(pty.waitForExit(), "browse still runs after the terminal went away")
+        XCTAssertEqual(status & 0x7F, 0, "it exits, not killed by a signal (status \(status))")
+        XCTAssertEqual((status >> 8) & 0xFF, 74, "the terminal gone is an I/O error, not success")
+    }
+
+    /// In the background of a process group nobody can bring to the foreground (orphaned: the
+    /// kernel drops the stop), browse never touches the terminal and exits 74 with one line.
+    func testAnOrphanedBackgroundGroupNeverTakesTheTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/perl") else { throw XCTSkip("a process group of its own needs perl's setpgrp: /usr/bin/perl is not installed") }
+        let pty = try PseudoTerminal(rows: 24, columns: 80)
+        let before = pty.modes()
+        let result = home + "/result"
+        // A group of its own (in the background), whose parents exit: orphaned.
+        let inner = "'\(Binary.path("shopy"))' browse --source catalog </dev/tty 2>'\(result).err'; echo \\$? >'\(result)'"
+        let script = "(/usr/bin/perl -e 'setpgrp(0, 0); exec @ARGV' /bin/sh -c \"\(inner)\" &); sleep 30"
+        let env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHOPY_HOME": home]
+        try pty.spawn(["/bin/sh", "-c", script], environment: env)
+        let deadline = Date().addingTimeInterval(15)
+        func written() -> String? { (try? String(contentsOfFile: result, encoding: .utf8)).flatMap { $0.hasSuffix("\n") ? $0 : nil } }
+        while written() == nil && Date() < deadline { pty.pump(milliseconds: 50) }
+        let status = try XCTUnwrap(written(), "browse still runs in the background:\n\(pty.screen.text)")
+        XCTAssertEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "74", (try? String(contentsOfFile: result + ".err", encoding: .utf8)) ?? "")
+        let error = try String(contentsOfFile: result + ".err", encoding: .utf8)
+        XCTAssertEqual(error, "shopy: cannot use the terminal: browse is in the background and nothing can bring it to the foreground\n")
+        XCTAssertFalse(String(decoding: pty.output, as: UTF8.self).contains(TerminalModes.enterSequence), "nothing drawn")
+        XCTAssertTrue(PseudoTerminal.same(before, pty.modes()), "termios untouched")
+    }
 }

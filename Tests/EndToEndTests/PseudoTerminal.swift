@@ -11,7 +11,8 @@ import Darwin
 /// A pseudo-terminal with a program on its slave side (in a session of its own, the slave its
 /// controlling terminal) and a model screen fed from the master side.
 final class PseudoTerminal {
-    let master: Int32
+    /// -1 once hung up (`hangUp`).
+    private(set) var master: Int32
     let slave: Int32
     let slavePath: String
     private(set) var pid: pid_t = 0
@@ -52,8 +53,15 @@ final class PseudoTerminal {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        close(master)
+        if master >= 0 { close(master) }
         close(slave)
+    }
+
+    /// Closes the master side: the terminal is gone (reads on the slave side fail).
+    func hangUp() {
+        guard master >= 0 else { return }
+        close(master)
+        master = -1
     }
 
     /// Sets the window size (the program gets SIGWINCH); the model screen starts over at that size.
@@ -67,7 +75,10 @@ final class PseudoTerminal {
         if pid > 0 { screen = TerminalScreen(rows: rows, columns: columns) }
     }
 
-    func spawn(_ argv: [String], environment: [String: String]) throws {
+    /// `controllingTerminal`: false starts the program in the test's session, with the slave on
+    /// its standard descriptors but not its controlling terminal (no job control, and no SIGHUP
+    /// when the master side closes).
+    func spawn(_ argv: [String], environment: [String: String], controllingTerminal: Bool = true) throws {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         #else
@@ -75,7 +86,7 @@ final class PseudoTerminal {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR | (controllingTerminal ? 0 : O_NOCTTY), 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         #if canImport(Glibc)
@@ -86,7 +97,7 @@ final class PseudoTerminal {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // A session of its own: opening the slave makes it the controlling terminal.
-        posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID
+        if controllingTerminal { posix_spawnattr_setflags(&attributes, Int16(0x80)) }  // POSIX_SPAWN_SETSID
         var signals = sigset_t()
         sigemptyset(&signals)
         posix_spawnattr_setsigmask(&attributes, &signals)
@@ -109,6 +120,10 @@ final class PseudoTerminal {
     /// Reads what the program wrote for up to `milliseconds`; true when something came.
     @discardableResult
     func pump(milliseconds: Int32) -> Bool {
+        guard master >= 0 else {
+            usleep(useconds_t(milliseconds) * 1000)
+            return false
+        }
         var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
         guard poll(&fds, 1, milliseconds) > 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -12,7 +12,7 @@ public struct BrowseCommand: Command {
     public static let spec = CommandSpec(
         name: "browse",
         abstract: "The ShopY app in the terminal: popular rankings, search, details, likes, history.",
-        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; Ctrl-Z suspends (fg resumes); ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10).",
+        discussion: "Opens Search with QUERY, else Home. Keys: 1–4 or Tab switch Home, Search, Likes, History; / types a query; j/k, PgDn/PgUp, g/G move (moving past the last row loads the next page, to rank 1,099); Enter shows the item; l likes or unlikes; o opens, c copies the link; s changes the sort; r reloads; d removes a history entry; Esc or q goes back, q on a screen quits; Ctrl-C quits; Ctrl-Z suspends (fg resumes); ? lists the keys. Needs a terminal on stdin and stdout (at least 40×10) that can address the cursor (not TERM=dumb).",
         arguments: [ArgumentSpec("query", help: "Words to search for at once.", variadic: true, optional: true)],
         options: [sortOption.spec, sizeOption.spec, SharedOptions.source.spec, timeoutOption.spec, PictureSetup.images.spec],
         examples: ["shopy browse", "shopy browse 방충망", "shopy browse 고양이 --sort asc --source catalog"])
@@ -40,9 +40,22 @@ public struct BrowseCommand: Command {
         images = try PictureSetup.images.read(parsed)
     }
 
+    /// Why TERM rules out a full-screen program (it is unset, empty or `dumb`: Emacs's shell
+    /// and the like, which do not move the cursor), or nil.
+    static func incapableTerminal(_ term: String?) -> String? {
+        guard let term else { return "TERM is not set" }
+        if term.trimmingASCIIWhitespace().isEmpty { return "TERM is empty" }
+        if term == "dumb" { return "TERM is dumb" }
+        return nil
+    }
+
     public func run(_ context: Context) async throws -> ExitCode {
         guard context.io.isProcessStdout, let modes = TerminalModes(input: 0, output: 1) else {
             throw UsageError("browse needs a terminal", hint: "run it in a terminal, not with its input or output redirected")
+        }
+        if let problem = Self.incapableTerminal(context.io.environment["TERM"]) {
+            throw UsageError("browse needs a terminal that can address the cursor (\(problem))",
+                             hint: "set TERM to the terminal's type (for example xterm-256color), or use search and the other commands")
         }
         // Notices and warnings would land on the screen: they are dropped; errors show in the status line.
         var io = context.io
@@ -63,6 +76,7 @@ public struct BrowseCommand: Command {
             thread.name = "shopy.browse"
             thread.start()
         }
+        if status == BrowseTerminal.lostStatus, let lost = terminal.lostTerminal { throw lost }
         guard status == 0 else {
             // Stopped by SIGINT, SIGTERM or SIGHUP: the terminal is restored; the status says
             // which signal, as the shell's 128 + n (ExitCode holds only shopy's own codes).

@@ -45,4 +45,7 @@ public enum BrowseEffect: Equatable, Sendable {
     /// decode not started (or not waited for), its answer never sent.
     case dropPicture
     case loadTracked(productId: String)
+    /// The screen's loads in flight (Search's pages, Home's sections) are no longer wanted (the
+    /// screen was left, or a new search replaced them): cancelled, their answers never sent.
+    case cancelLoads(BrowseTab)
 }

@@ -139,11 +139,26 @@ extension BrowseReducer {
         }
     }
 
+    /// `r`: the screen loaded again, unless its load is still out (repeated presses do not
+    /// queue more loads behind it).
     static func reload(_ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
         if let detail = s.detail {
-            s.likes.loading = true
-            fx.append(.loadLikes)
+            if !s.likes.loading {
+                s.likes.loading = true
+                fx.append(.loadLikes)
+            }
             if case .failed = detail.picture { startPicture(&s, &fx) }
+            return
+        }
+        let busy: Bool
+        switch s.tab {
+        case .home: busy = s.home.inFlight
+        case .search: busy = s.search.loading != nil && s.search.items.isEmpty
+        case .likes: busy = s.likes.loading
+        case .history: busy = s.history.loading
+        }
+        guard !busy else {
+            s.message = StatusMessage("still loading")
             return
         }
         switch s.tab {

@@ -8,7 +8,26 @@ public enum BrowseReducer {
         apply(intent, to: &next, &effects)
         // First, so that a picture asked for by the same intent is not dropped with it.
         if abandonsPicture(from: state, to: next) { effects.insert(.dropPicture, at: 0) }
+        if state.tab != next.tab { effects.insert(contentsOf: leaving(state.tab, &next), at: 0) }
         return (next, effects)
+    }
+
+    /// A screen left with loads in flight: they are cancelled (nothing more goes out for a screen
+    /// nobody looks at), and asked for again on coming back.
+    static func leaving(_ tab: BrowseTab, _ s: inout BrowseState) -> [BrowseEffect] {
+        switch tab {
+        case .home where s.home.inFlight:
+            s.home.loading = false
+            s.home.requested = false
+            return [.cancelLoads(.home)]
+        case .search where s.search.loading != nil:
+            s.search.loading = nil
+            s.search.advanceOnLoad = false
+            s.search.interrupted = true
+            return [.cancelLoads(.search)]
+        default:
+            return []
+        }
     }
 
     static func apply(_ intent: BrowseIntent, to s: inout BrowseState, _ fx: inout [BrowseEffect]) {
@@ -33,6 +52,8 @@ public enum BrowseReducer {
             s.columns = max(1, columns)
             clampAll(&s)
         case .homeKeywords(let result):
+            // Home was left meanwhile: coming back reads them again.
+            guard s.home.loading else { return }
             s.home.loading = false
             switch result {
             case .success(let keywords):
@@ -135,6 +156,9 @@ public enum BrowseReducer {
 
     /// A new search from rank 1 (a new query, another sort, a reload).
     static func newSearch(_ s: inout BrowseState, _ fx: inout [BrowseEffect]) {
+        // The page of the search it replaces is not waited for.
+        if s.search.loading != nil { fx.append(.cancelLoads(.search)) }
+        s.search.interrupted = false
         s.search.generation += 1
         s.search.items = []
         s.search.total = nil
@@ -229,7 +253,10 @@ public enum BrowseReducer {
         case .home:
             if !s.home.requested { loadHome(&s, &fx) }
         case .search:
-            break
+            if s.search.interrupted {
+                s.search.interrupted = false
+                loadNextPage(&s, &fx)
+            }
         case .likes:
             if !s.likes.loading {
                 s.likes.loading = true

@@ -43,7 +43,7 @@ extension BrowseServices {
 
 /// Runs effects through the services and answers with intents. Store reads and writes run in
 /// order on one serial queue (a like then an unlike of the same item land in that order);
-/// searches run concurrently; one picture is loaded at a time (a new one, `.dropPicture` or
+/// searches run concurrently (a screen's loads cancelled together: `.cancelLoads`); one picture is loaded at a time (a new one, `.dropPicture` or
 /// `stop` cancels the one in flight, whose answer is then never sent).
 public final class BrowseEffectRunner: @unchecked Sendable {
     let services: any BrowseServices
@@ -54,6 +54,9 @@ public final class BrowseEffectRunner: @unchecked Sendable {
     /// Detail's picture in flight: its number (counted from 1) and its task.
     private var picture: (number: Int, task: Task<Void, Never>)?
     private var picturesAsked = 0
+    /// Search's pages and Home's sections in flight, by screen and number (`.cancelLoads`).
+    private var loads: [BrowseTab: [Int: Task<Void, Never>]] = [:]
+    private var loadsAsked = 0
 
     public init(services: any BrowseServices, send: @escaping @Sendable (BrowseIntent) -> Void) {
         self.services = services
@@ -81,22 +84,24 @@ public final class BrowseEffectRunner: @unchecked Sendable {
             let stop = services.watchPath { send(.path($0)) }
             lock.withLock { stopPath = stop }
         case .searchPage(let generation, let request, let skip):
-            Task {
+            load(.search) {
                 do {
-                    send(.page(generation: generation, skip: skip, .success(try await services.search(request))))
+                    return .page(generation: generation, skip: skip, .success(try await services.search(request)))
                 } catch {
-                    send(.page(generation: generation, skip: skip, .failure(Self.failure(error))))
+                    return .page(generation: generation, skip: skip, .failure(Self.failure(error)))
                 }
             }
         case .loadHomeSection(let index, let keyword):
-            Task {
+            load(.home) {
                 do {
                     let page = try await services.section(keyword, count: Self.sectionSize)
-                    send(.homeSection(index: index, keyword: keyword, .success(page)))
+                    return .homeSection(index: index, keyword: keyword, .success(page))
                 } catch {
-                    send(.homeSection(index: index, keyword: keyword, .failure(Self.failure(error))))
+                    return .homeSection(index: index, keyword: keyword, .failure(Self.failure(error)))
                 }
             }
+        case .cancelLoads(let tab):
+            cancelLoads(tab)
         case .loadPicture(let id, let url):
             // Fetched and decoded off the main loop (the decode off the cooperative pool too);
             // the answer is an intent like any other, unless the picture was dropped meanwhile.
@@ -160,6 +165,31 @@ public final class BrowseEffectRunner: @unchecked Sendable {
         }
     }
 
+    /// Runs a screen's load; its answer is sent unless the screen's loads were cancelled meanwhile
+    /// (checked under the lock, as a picture's).
+    private func load(_ tab: BrowseTab, _ body: @escaping @Sendable () async -> BrowseIntent) {
+        let send = self.send
+        lock.withLock {
+            loadsAsked += 1
+            let number = loadsAsked
+            loads[tab, default: [:]][number] = Task { [weak self] in
+                let answer = await body()
+                guard let self else { return }
+                self.lock.withLock {
+                    guard self.loads[tab]?.removeValue(forKey: number) != nil else { return }
+                    send(answer)
+                }
+            }
+        }
+    }
+
+    private func cancelLoads(_ tab: BrowseTab) {
+        lock.withLock {
+            for task in (loads[tab] ?? [:]).values { task.cancel() }
+            loads[tab] = nil
+        }
+    }
+
     private func dropPicture() {
         lock.withLock {
             picture?.task.cancel()
@@ -171,6 +201,7 @@ public final class BrowseEffectRunner: @unchecked Sendable {
     /// waits for store writes already queued.
     public func stop() {
         dropPicture()
+        for tab in BrowseTab.allCases { cancelLoads(tab) }
         lock.withLock { stopPath }?()
         storeQueue.sync {}
     }

@@ -53,6 +53,9 @@ public struct HomeState: Equatable, Sendable {
     public var loading = false
     public var requested = false
     public var cursor = ListCursor()
+
+    /// Whether a load is out: the keywords, or a section sent for (not one held for the network).
+    public var inFlight: Bool { loading || (!waitingForNetwork && sections.contains { $0.content == .loading }) }
 }
 
 /// A search result row: its absolute rank and the product.
@@ -83,6 +86,8 @@ public struct SearchState: Equatable, Sendable {
     public var advanceOnLoad = false
     /// A page held back while the network is down (or not yet known): sent when the path is up.
     public var waitingForNetwork = false
+    /// A page cancelled when Search was left: asked for again on coming back.
+    public var interrupted = false
 
     /// How deep the list can go: min(total, 1,099).
     public var limit: Int { min(total ?? 0, SearchRequest.maxRank) }

@@ -57,11 +57,14 @@ public final class LiveBrowseServices: BrowseServices, @unchecked Sendable {
 
     /// A page of `search` from the context's source (the one `shopy search` uses).
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        try await source().search(request)
+        // Cancelled (the screen was left) before its turn: nothing is sent.
+        try Task.checkCancellation()
+        return try await source().search(request)
     }
 
     public func section(_ keyword: String, count: Int) async throws -> SearchPage {
-        try await TopItems.fetch(keyword, count: count, from: source())
+        try Task.checkCancellation()
+        return try await TopItems.fetch(keyword, count: count, from: source())
     }
 
     /// The listings' store service (`ListingMemory`) at this moment; its warnings are not

@@ -26,6 +26,8 @@ public final class BrowseTerminal: @unchecked Sendable {
     /// Stopped by job control (Ctrl-Z, SIGTSTP…), or continued in the background: the
     /// terminal is not ours until the process is continued in the foreground.
     private var stopped = false
+    /// Why the terminal is gone (hung up, or in the background for good); the loop ends.
+    private var lost: (any ShopyError)?
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
 
@@ -60,7 +62,11 @@ public final class BrowseTerminal: @unchecked Sendable {
 
     /// Writes bytes to the terminal between frames (OSC 52).
     public func writeRaw(_ bytes: [UInt8]) {
-        outputLock.withLock { _ = FileIO.writeAll(bytes[...], to: modes.output) }
+        outputLock.withLock {
+            // Not while the terminal is given back (or not ours: in the background).
+            guard modes.isActive else { return }
+            _ = FileIO.writeAll(bytes[...], to: modes.output)
+        }
     }
 
     func wake() {
@@ -88,19 +94,40 @@ public final class BrowseTerminal: @unchecked Sendable {
         return result
     }
 
-    /// Job control is about to stop the process: the terminal goes back to the shell as it was.
+    /// Job control is about to stop the process: the terminal goes back to the shell as it was
+    /// (in the background it is not ours to touch: `restore` then writes nothing).
     func suspendForJobControl() {
         lock.withLock { stopped = true }
         outputLock.withLock { modes.restore() }
     }
 
-    /// Continued: in the foreground, raw mode and the alternate screen again and a full redraw
-    /// (the shell may have changed both while the process was stopped); in the background,
-    /// nothing until a later SIGCONT (`fg`), since touching the terminal would stop it again.
+    /// Continued, or starting: the terminal is taken only in the foreground. In the background
+    /// (started with `&` or under `timeout`, continued with `bg`) the process stops itself with
+    /// SIGTTOU, as a read or a mode change there would stop it, until `fg` continues it in the
+    /// foreground (`fg` on a job already running sends no SIGCONT, so waiting for one would hang);
+    /// then raw mode and the alternate screen again and a full redraw (the shell may have changed
+    /// both while the process was stopped). Where nothing can stop it (an orphaned process group:
+    /// nobody could bring it to the foreground), the terminal is never its: browse ends (`lost`).
     func resumeFromJobControl() {
-        guard modes.inForeground else {
+        var dropped = 0
+        while !modes.inForeground {
+            // A signal that ends browse waits behind this loop (on this thread): it goes first.
+            if lock.withLock({ stopSignal != nil || lost != nil }) || TerminalSignals.endingSignalPending() { return }
+            if modes.controlLost {
+                lose(StoreError.unusableTarget(path: "the terminal", problem: "it is no longer browse's (its session ended)"))
+                return
+            }
             suspendForJobControl()
-            return
+            if TerminalSignals.stopProcess(SIGTTOU) {
+                dropped = 0
+            } else if !modes.inForeground {
+                dropped += 1
+                if dropped >= 3 {
+                    lose(StoreError.unusableTarget(path: "the terminal",
+                                                   problem: "browse is in the background and nothing can bring it to the foreground"))
+                    return
+                }
+            }
         }
         outputLock.withLock {
             let sharing = lock.withLock { suspended }
@@ -113,6 +140,18 @@ public final class BrowseTerminal: @unchecked Sendable {
         wake()
     }
 
+    /// The terminal cannot be used any more: the loop ends, and `run` returns `lostStatus`.
+    func lose(_ error: any ShopyError) {
+        lock.withLock { if lost == nil { lost = error } }
+        wake()
+    }
+
+    /// Why the terminal could not be used to the end (then `run` returned `lostStatus`).
+    public var lostTerminal: (any ShopyError)? { lock.withLock { lost } }
+
+    /// What `run` returns when the terminal was lost (74, as a failed read or write).
+    public static let lostStatus = ExitCode.ioError.rawValue
+
     /// A signal is about to end the process: the terminal is restored first (between two frames,
     /// unless a write is wedged).
     func restoreBeforeTheEnd() {
@@ -122,7 +161,8 @@ public final class BrowseTerminal: @unchecked Sendable {
     }
 
     /// Runs the program until it quits or a stop signal arrives; returns the exit status (0, or
-    /// 128 + the signal). The terminal is restored before this returns.
+    /// 128 + the signal, or `lostStatus` when the terminal was lost: `lostTerminal` says why).
+    /// The terminal is restored before this returns (when it is still this process's).
     public func run(initial: BrowseState, services: any BrowseServices) -> Int32 {
         let signals = TerminalSignals(onStop: { [self] signo in
             lock.withLock { if stopSignal == nil { stopSignal = signo } }
@@ -135,7 +175,14 @@ public final class BrowseTerminal: @unchecked Sendable {
         }, onResize: { [self] in wake() }, onSuspend: { [self] in suspendForJobControl() },
            onResume: { [self] in resumeFromJobControl() }, onEnd: { [self] _ in restoreBeforeTheEnd() })
         signals.start()
-        modes.enter()
+        if modes.inForeground {
+            modes.enter()
+        } else {
+            // Nothing is written or set until the process is in the foreground: the signal
+            // thread stops it, and takes the terminal once `fg` continues it.
+            lock.withLock { stopped = true }
+            kill(getpid(), SIGTTOU)
+        }
         defer { modes.restore() }
         if let measured = modes.size() { size = measured }
         let store = BrowseStore(initial: initial, services: services) { [weak self] state in self?.show(state) }
@@ -153,6 +200,10 @@ public final class BrowseTerminal: @unchecked Sendable {
                 status = 128 + signo
                 break
             }
+            if lock.withLock({ lost }) != nil {
+                status = Self.lostStatus
+                break
+            }
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -162,8 +213,20 @@ public final class BrowseTerminal: @unchecked Sendable {
             if !paused && fds[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let n = read(modes.input, &buffer, buffer.count)
                 if n <= 0 {
-                    if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-                    break  // the terminal is gone (hangup)
+                    let code = n < 0 ? errno : 0
+                    if code == EINTR || code == EAGAIN { continue }
+                    if code == EIO && !modes.controlLost && !modes.inForeground {
+                        // Moved to the background under it (SIGTTIN is taken, so the read
+                        // fails instead of stopping the process): stopped until `fg`.
+                        lock.withLock { stopped = true }
+                        kill(getpid(), SIGTTIN)
+                        continue
+                    }
+                    // Hung up (end of file), or an error: not a quit.
+                    lose(code == 0 ? StoreError.unusableTarget(path: "the terminal", problem: "it hung up")
+                                   : StoreError.io(path: "the terminal", operation: "read from", errno: code))
+                    status = Self.lostStatus
+                    break
                 }
                 events += decoder.feed(buffer[0..<n])
             }

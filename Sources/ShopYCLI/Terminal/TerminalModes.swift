@@ -19,6 +19,8 @@ public final class TerminalModes: @unchecked Sendable {
     public let input: Int32
     public let output: Int32
     private let original: termios
+    /// Whether `input` was this process's controlling terminal (with job control) at the start.
+    private let controlling: Bool
     private let lock = NSLock()
     private var active = false
 
@@ -29,6 +31,7 @@ public final class TerminalModes: @unchecked Sendable {
         self.input = input
         self.output = output
         original = saved
+        controlling = tcgetpgrp(input) >= 0
     }
 
     public func enter() {
@@ -62,18 +65,31 @@ public final class TerminalModes: @unchecked Sendable {
         write(Self.enterSequence)
     }
 
-    /// Whether this process's group has the terminal (after `bg`, it does not: touching the
-    /// terminal then would stop it again).
-    public var inForeground: Bool { tcgetpgrp(input) == getpgrp() }
+    /// Whether this process's group has the terminal. Started with `&`, under `timeout`, or
+    /// after `bg`, it does not: browse then neither sets modes nor writes (the kernel would let
+    /// it, since browse takes SIGTTOU, and the shell's screen and modes would be overwritten).
+    /// A terminal without job control (not the controlling one) counts as ours; the controlling
+    /// terminal lost (the session ended, a hang-up) does not.
+    public var inForeground: Bool {
+        let group = tcgetpgrp(input)
+        return group < 0 ? !controlling : group == getpgrp()
+    }
+
+    /// The controlling terminal is no longer this process's (its session ended, or it hung up).
+    public var controlLost: Bool { controlling && tcgetpgrp(input) < 0 }
 
     /// Leaves the alternate screen and puts the saved termios back (once; later calls do nothing).
+    /// In the background nothing is written or set: the terminal is the foreground job's (which
+    /// has set its own modes); browse only forgets that it had them.
     public func restore() {
         lock.withLock {
             guard active else { return }
             active = false
-            write(Self.leaveSequence)
-            var saved = original
-            _ = tcsetattr(input, TCSANOW, &saved)
+            if inForeground {
+                write(Self.leaveSequence)
+                var saved = original
+                _ = tcsetattr(input, TCSANOW, &saved)
+            }
             FatalRestore.disarm()
         }
     }

@@ -17,6 +17,7 @@ import CShopYShim
 ///   (`onSuspend`), the process stops as it would have, and once continued it takes the
 ///   terminal again and redraws (`onResume`). SIGCONT alone (after a SIGSTOP, which cannot be
 ///   caught) also re-applies the modes and redraws, since the shell may have changed both.
+///   `onResume` itself stops the process again (SIGTTOU) while it is in the background.
 /// - SIGWINCH: `onResize`.
 /// - Every other signal that would end the process from outside (SIGQUIT, SIGUSR1, SIGUSR2,
 ///   SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, the real-time ones): the terminal is
@@ -95,24 +96,54 @@ public final class TerminalSignals: Sendable {
     }
 
     /// Stops the process group with `signo`'s default action, as the terminal's Ctrl-Z would;
-    /// returns once continued (or at once in an orphaned process group, where the kernel drops
-    /// such a stop: nobody could continue it). The SIGCONT that continued it is taken here, so
-    /// that the caller's one redraw is the only one.
-    static func stopProcess(_ signo: Int32) {
+    /// returns once continued, true when the SIGCONT that continued it came (it is taken here,
+    /// so that the caller's one redraw is the only one). False when nothing stopped the process:
+    /// in an orphaned process group the kernel drops such a stop (nobody could continue it).
+    @discardableResult
+    static func stopProcess(_ signo: Int32) -> Bool {
         var one = sigset_t()
         sigemptyset(&one)
         sigaddset(&one, signo)
         signal(signo, SIG_DFL)
         pthread_sigmask(SIG_UNBLOCK, &one, nil)
         kill(0, signo)
-        pthread_sigmask(SIG_BLOCK, &one, nil)
-        cshopy_forward_signal(signo, pthread_self())
+        // The stop is any thread's to take (an older one, not blocking it, often is): the default
+        // action stays until the process has stopped and been continued, else the forwarding
+        // handler, put back too early, would turn the stop into a forwarded signal.
+        var continued = true
         #if os(Linux)
+        // The SIGCONT may reach another thread first, whose handler passes it on: it is given a
+        // moment. A stop that was dropped costs that moment.
         var cont = sigset_t()
         sigemptyset(&cont)
         sigaddset(&cont, SIGCONT)
-        var none = timespec(tv_sec: 0, tv_nsec: 0)
-        _ = sigtimedwait(&cont, nil, &none)
+        var moment = timespec(tv_sec: 0, tv_nsec: 250_000_000)
+        continued = sigtimedwait(&cont, nil, &moment) == SIGCONT
+        #endif
+        pthread_sigmask(SIG_BLOCK, &one, nil)
+        cshopy_forward_signal(signo, pthread_self())
+        return continued
+    }
+
+    /// Whether a signal that ends browse (a stop signal, or one of `endingSignals`) is waiting to
+    /// be taken, or comes within `milliseconds` (one delivered to another thread reaches this
+    /// one through the forwarding handler a moment later). Called on the signal thread; a signal
+    /// taken here is raised again to this thread, for its sigwait.
+    static func endingSignalPending(within milliseconds: Int = 50) -> Bool {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signo in stopSignals + endingSignals() { sigaddset(&ending, signo) }
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        if sigpending(&pending) == 0, (stopSignals + endingSignals()).contains(where: { sigismember(&pending, $0) == 1 }) { return true }
+        #if os(Linux)
+        var moment = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+        let signo = sigtimedwait(&ending, nil, &moment)
+        guard signo > 0 else { return false }
+        pthread_kill(pthread_self(), signo)
+        return true
+        #else
+        return false
         #endif
     }
 
