@@ -29,7 +29,7 @@ public struct HistoryPresenter: Presenter {
             for entry in history { io.stdout.line(entry.at + "\t" + Sanitizer.clean(entry.query)) }
         case .csv:
             io.stdout.write("at,query\r\n")
-            for entry in history { io.stdout.write(Render.csvField(entry.at) + "," + Render.csvField(Sanitizer.clean(entry.query)) + "\r\n") }
+            for entry in history { io.stdout.write(Render.csvField(entry.at) + "," + Render.csvField(Render.csvText(Sanitizer.clean(entry.query))) + "\r\n") }
         case .table:
             if history.isEmpty {
                 io.stdout.line(enabled ? "no searches yet" : "no searches (recording is off: 'shopy history --on')")

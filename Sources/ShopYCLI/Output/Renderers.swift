@@ -78,14 +78,16 @@ public enum Render {
         if header { out += (csvHeader + (withLiked ? ["liked"] : []) + (withSource ? ["source"] : [])).joined(separator: ",") + "\r\n" }
         for item in items {
             let p = item.product
-            // Text from the network (title, mall, brand, maker, categories, links) is made inert
-            // for spreadsheets; the numbers and ids shopy writes itself are not.
-            var fields = [item.rowText, p.productId, csvText(p.title), p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
-                          csvText(p.mall ?? ""), csvText(p.brand ?? ""), csvText(p.maker ?? ""), csvText(p.categories.joined(separator: " > ")),
-                          p.productType.map(String.init) ?? "", csvText(p.link ?? ""), csvText(p.image ?? "")]
+            // Text from the network (title, mall, brand, maker, categories, links) is cleaned, then
+            // made inert for spreadsheets (after: an invisible character cleaned away could
+            // uncover a formula); the numbers and ids shopy writes itself are only cleaned.
+            func text(_ value: String) -> String { csvText(cell(value)) }
+            var fields = [cell(item.rowText), cell(p.productId), text(p.title), p.price.map(String.init) ?? "", p.highPrice.map(String.init) ?? "",
+                          text(p.mall ?? ""), text(p.brand ?? ""), text(p.maker ?? ""), text(p.categories.joined(separator: " > ")),
+                          p.productType.map(String.init) ?? "", text(p.link ?? ""), text(p.image ?? "")]
             if withLiked { fields.append(item.liked == true ? "true" : "false") }
             if withSource { fields.append(item.product.source?.rawValue ?? "") }
-            out += fields.map { csvField(cell($0)) }.joined(separator: ",") + "\r\n"
+            out += fields.map(csvField).joined(separator: ",") + "\r\n"
         }
         return out
     }
@@ -115,9 +117,9 @@ public enum Render {
     @inline(__always)
     static func cell(_ text: String) -> String { Sanitizer.clean(text) }
 
-    /// Network text in a CSV cell: one that a spreadsheet would read as a formula (it begins with
-    /// `=`, `+`, `-` or `@`; TAB and CR are cleaned to spaces before) begins with `'` instead, as
-    /// OWASP advises against CSV injection. `catalog import` reads such a cell back without it.
+    /// Cleaned text (`Sanitizer.clean` first) in a CSV cell: one that a spreadsheet would read
+    /// as a formula (it begins with `=`, `+`, `-` or `@`) begins with `'` instead, as OWASP
+    /// advises against CSV injection. `catalog import` reads such a cell back without it.
     public static func csvText(_ text: String) -> String {
         guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
         return "'" + text

@@ -31,6 +31,15 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertEqual(run.stdout + run.stderr, "history: removed '방충망'\nhistory: 'nope' is not in the history\n")
     }
 
+    /// A query a spreadsheet would read as a formula is guarded in CSV, as network text is.
+    func testHistoryCSVGuardsFormulas() async throws {
+        let home = Home()
+        let store = SettingsStore(directory: home.path)
+        try store.update([.state]) { $0.history = [HistoryEntry(query: "=1+1", at: "2026-12-01T09:30:00Z"), HistoryEntry(query: "-3+3", at: "2026-12-01T09:31:00Z")] }
+        let csv = await home.run(["history", "--format", "csv"])
+        XCTAssertEqual(csv.stdout, "at,query\r\n2026-12-01T09:30:00Z,'=1+1\r\n2026-12-01T09:31:00Z,'-3+3\r\n")
+    }
+
     func testHistoryTableShowsLocalTimeAndJSONKeepsUTC() async throws {
         let home = Home()
         let store = SettingsStore(directory: home.path)

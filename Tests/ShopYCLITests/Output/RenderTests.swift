@@ -139,6 +139,9 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(row[0], "1")
         XCTAssertEqual(row[3], "19800")
         XCTAssertEqual(Render.csvText("a=b"), "a=b", "only a formula's first character")
+        // A formula behind an invisible character the cleaning removes is guarded too.
+        let hidden = parseCSV(Render.csv([item(1, title: "\u{200B}=1+1", mall: "\u{FEFF}=HYPERLINK(1)", brand: "\u{202E}@x")]))[1]
+        XCTAssertEqual([hidden[2], hidden[5], hidden[6]], ["'=1+1", "'=HYPERLINK(1)", "'@x"])
     }
 
     func testCSVHostileRowsStayRectangular() {
