@@ -39,7 +39,7 @@ public enum KeyRedaction {
     static func replace(_ needles: [[UInt8]], in bytes: [UInt8]) -> [UInt8] {
         let ordered = needles.sorted { $0.count > $1.count }
         var firsts = Set(ordered.flatMap { [lower($0[0]), upper($0[0])] })
-        firsts.insert(UInt8(ascii: "%"))
+        firsts.formUnion([UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "&")])
         if firsts.contains(0x20) { firsts.insert(UInt8(ascii: "+")) }
         let placeholder = Array(URLRedaction.placeholder.utf8)
         var output: [UInt8]?
@@ -62,23 +62,58 @@ public enum KeyRedaction {
     }
 
     /// How many bytes at `start` spell `needle`, each of its bytes written as itself or
-    /// percent-encoded (`%2B`, `%2b`: either hex case, byte by byte, so a partly encoded copy
-    /// counts too), a space also as `+`, ASCII letters in either case (a server that echoes a
-    /// hexadecimal key may change its case); nil when they do not.
+    /// escaped the way a URL, a JSON string or HTML writes it (`%2B` in either hex case,
+    /// `\u002B` and `\/`, `&#43;` and `&#x2b;`), byte by byte, so a partly escaped copy counts
+    /// too; a space also as `+`; ASCII letters in either case (a server that echoes a
+    /// hexadecimal key may change its case). Nil when they do not.
     static func matchLength(_ needle: [UInt8], in bytes: [UInt8], at start: Int) -> Int? {
         var j = start
         for byte in needle {
             guard j < bytes.count else { return nil }
             if lower(bytes[j]) == lower(byte) || (byte == 0x20 && bytes[j] == UInt8(ascii: "+")) {
                 j += 1
-            } else if bytes[j] == UInt8(ascii: "%"), j + 2 < bytes.count, let high = hexValue(bytes[j + 1]), let low = hexValue(bytes[j + 2]),
-                      lower(high << 4 | low) == lower(byte) {
-                j += 3
+            } else if let (value, length) = escaped(bytes, at: j), lower(value) == lower(byte) {
+                j += length
             } else {
                 return nil
             }
         }
         return j - start
+    }
+
+    /// The byte an escape at `i` stands for, and the escape's length: `%XX`, `\u00XX`, `\/`,
+    /// `&#D;` to `&#DDDD;`, `&#xX;` to `&#xXXXX;` (only escapes of one ASCII byte: keys are ASCII).
+    static func escaped(_ bytes: [UInt8], at i: Int) -> (UInt8, Int)? {
+        func hex(_ k: Int) -> UInt8? { k < bytes.count ? hexValue(bytes[k]) : nil }
+        switch bytes[i] {
+        case UInt8(ascii: "%"):
+            guard let high = hex(i + 1), let low = hex(i + 2) else { return nil }
+            return (high << 4 | low, 3)
+        case UInt8(ascii: "\\"):
+            guard i + 1 < bytes.count else { return nil }
+            if bytes[i + 1] == UInt8(ascii: "/") { return (UInt8(ascii: "/"), 2) }
+            guard bytes[i + 1] == UInt8(ascii: "u"), hex(i + 2) == 0, hex(i + 3) == 0, let high = hex(i + 4), let low = hex(i + 5) else { return nil }
+            return (high << 4 | low, 6)
+        case UInt8(ascii: "&"):
+            guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "#") else { return nil }
+            let isHex = bytes[i + 2] == UInt8(ascii: "x") || bytes[i + 2] == UInt8(ascii: "X")
+            var k = i + (isHex ? 3 : 2), value = 0, digits = 0
+            while k < bytes.count, digits < 4 {
+                if isHex, let d = hexValue(bytes[k]) {
+                    value = value * 16 + Int(d)
+                } else if !isHex, bytes[k] &- 0x30 < 10 {
+                    value = value * 10 + Int(bytes[k] - 0x30)
+                } else {
+                    break
+                }
+                k += 1
+                digits += 1
+            }
+            guard digits > 0, value < 0x80, k < bytes.count, bytes[k] == UInt8(ascii: ";") else { return nil }
+            return (UInt8(value), k + 1 - i)
+        default:
+            return nil
+        }
     }
 
     static func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }

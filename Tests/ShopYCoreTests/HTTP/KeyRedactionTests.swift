@@ -98,6 +98,13 @@ final class KeyRedactionTests: XCTestCase {
             XCTAssertTrue(error.message.contains(String(repeating: "y", count: 300) + "…"), String(error.message.prefix(80)))
         }
         XCTAssertEqual(KeyRedaction.redact(["0123abcdef4567"], in: "echo 0123ABCDEF4567 and %30123abCDEF4567"), "echo [redacted] and [redacted]")
+        // A body of another shape is shown as a snippet of its bytes: a key in it may be written
+        // with JSON's or HTML's escapes.
+        XCTAssertEqual(KeyRedaction.redact(["NaverIdKey123", "Sec/Ret+Val=456"],
+                                           in: #"{"message":"NaverIdKey\u00312\u0033","k":["Sec\/Ret+Val=456"],"h":"Sec&#47;Ret&#x2B;Val=456"}"#),
+                       #"{"message":"[redacted]","k":["[redacted]"],"h":"[redacted]"}"#)
+        XCTAssertEqual(KeyRedaction.redact(["NaverIdKey123"], in: #"NaverIdKey\u0031 &#; &#x; \u12 %G1"#), #"NaverIdKey\u0031 &#; &#x; \u12 %G1"#,
+                       "a near miss and broken escapes are left as they are")
     }
 
     func testADataLabErrorQuotingTheKeysShowsNone() async throws {
