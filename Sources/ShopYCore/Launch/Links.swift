@@ -95,7 +95,9 @@ extension Openers {
             }
             guard let program = words.first else { continue }  // an empty entry (`a::b`) means nothing
             if launcher.find(program, searchPath: environment["PATH"]) == nil {
-                problems.append("$BROWSER (\(Sanitizer.clean(program))) is not found" + (program.contains("/") ? " or not executable" : " on PATH"))
+                // Named as an error message quotes a value: cleaned and cut (it may be huge).
+                let shown = DisplayWidth.truncate(Sanitizer.clean(String(program.prefix(256))), toWidth: 64)
+                problems.append("$BROWSER (\(shown)) is not found" + (program.contains("/") ? " or not executable" : " on PATH"))
             }
         }
         return problems

@@ -59,7 +59,7 @@ extension SourceError {
             return nil
         case .coupangAuthentication(_, let message):
             if let message, message.lowercased().contains("expired") {
-                return "signatures carry the time: check that this machine's clock is right (UTC), e.g. with timedatectl"
+                return "signatures carry the time: check that this machine's clock is right (UTC), e.g. with timedatectl; or another shopy with this key (another SHOPY_HOME) signed the same request in the same second: run it again"
             }
             return "check COUPANG_ACCESS_KEY and COUPANG_SECRET_KEY (Partners > 추가기능 > Open API)"
         case .coupangThrottled, .coupangHeld:

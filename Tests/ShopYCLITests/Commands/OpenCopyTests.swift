@@ -95,6 +95,9 @@ final class OpenCopyTests: XCTestCase {
         XCTAssertEqual(run.code, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("$BROWSER's entry 1 has an unclosed quote or a trailing backslash; trying the next opener"), run.stderr)
         XCTAssertEqual(launcher.calls.map(\.argv), [["/usr/bin/xdg-open", "https://a.example/1"]])
+        // A huge $BROWSER is named cut, on one readable line.
+        let huge = await home.run(["open", "1"], environment: ["BROWSER": String(repeating: "b", count: 100_000), "DISPLAY": ":0"], launcher: launcher)
+        XCTAssertLessThan(huge.stderrLines.first?.count ?? .max, 200, String(huge.stderr.prefix(300)))
     }
 
     func testOpenWithoutAnOpenerPrintsTheLinkAndSaysSo() async throws {
