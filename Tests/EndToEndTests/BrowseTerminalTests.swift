@@ -136,7 +136,7 @@ final class BrowseTerminalTests: XCTestCase {
     /// TERM unset, empty or dumb (Emacs's shell and the like): one line and 64, as for a
     /// non-terminal; nothing of the full-screen setup is written.
     func testATerminalThatCannotAddressTheCursorIsRefused() throws {
-        for (term, problem) in [("dumb", "TERM is dumb"), ("", "TERM is empty"), (nil, "TERM is not set")] as [(String?, String)] {
+        for (term, problem) in [("dumb", "TERM is dumb"), ("DUMB", "TERM is dumb"), ("", "TERM is empty"), (nil, "TERM is not set")] as [(String?, String)] {
             let pty = try PseudoTerminal(rows: 24, columns: 80)
             let before = pty.modes()
             var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHOPY_HOME": home]

@@ -45,7 +45,7 @@ public struct BrowseCommand: Command {
     static func incapableTerminal(_ term: String?) -> String? {
         guard let term else { return "TERM is not set" }
         if term.trimmingASCIIWhitespace().isEmpty { return "TERM is empty" }
-        if term == "dumb" { return "TERM is dumb" }
+        if term.trimmingASCIIWhitespace().lowercased() == "dumb" { return "TERM is dumb" }
         return nil
     }
 

@@ -62,7 +62,9 @@ public struct LikesAlertCommand: ResultCommand {
         if !percent, t.hasSuffix("원") { t.removeLast() }
         guard t.contains(",") else { return t }
         let groups = t.split(separator: ",", omittingEmptySubsequences: false)
-        guard let first = groups.first, (1...3).contains(first.count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return t }
+        // The first group neither empty nor longer than three, nor a zero before more (`0,100`).
+        guard let first = groups.first, (1...3).contains(first.count), !first.hasPrefix("0"),
+              groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return t }
         return groups.joined()
     }
 

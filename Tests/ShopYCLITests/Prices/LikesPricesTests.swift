@@ -49,7 +49,7 @@ final class LikesPricesTests: XCTestCase {
         XCTAssertEqual(LikesAlertCommand.digits("1e4"), "1e4", "left for the integer check to refuse")
         XCTAssertEqual(LikesAlertCommand.digits("1,234,567원"), "1234567")
         // Commas only as thousands separators: a misplaced one is a typo, refused, not read as 1,200.
-        for typo in ["12,00", "1,2,3", ",000", "12,000,", "1234,000"] {
+        for typo in ["12,00", "1,2,3", ",000", "12,000,", "1234,000", "0,100", "01,000"] {
             XCTAssertTrue(LikesAlertCommand.digits(typo).contains(","), typo)
             XCTAssertThrowsError(try LikesAlertCommand(try ArgumentParser.parse(["1", "--below", typo], for: LikesAlertCommand.spec, commandPath: "likes alert")), typo) { error in
                 XCTAssertEqual((error as? UsageError)?.message,
