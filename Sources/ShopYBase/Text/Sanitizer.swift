@@ -14,7 +14,9 @@ public enum Sanitizer {
     /// operators), U+206A–U+206F (deprecated format controls), U+FEFF ZERO WIDTH NO-BREAK SPACE
     /// (the BOM), U+FFF9–U+FFFB (interlinear annotation), U+E0001 LANGUAGE TAG and the tag
     /// characters U+E0020–U+E007F, unless they spell an emoji tag sequence (a subdivision flag:
-    /// U+1F3F4, 1 to 7 tag characters, U+E007F CANCEL TAG). Everything else unchanged: the Cf
+    /// U+1F3F4, 1 to 7 tag characters, U+E007F CANCEL TAG); so are the Hangul fillers (U+115F,
+    /// U+1160, U+3164, U+FFA0: letters that draw nothing, a name made of them reads as blank),
+    /// and the noncharacters U+FFFE and U+FFFF become U+FFFD. Everything else unchanged: the Cf
     /// characters that shape text (U+200C ZWNJ, U+200D ZWJ of emoji sequences, U+180E), and those
     /// terminals draw (U+00AD SOFT HYPHEN, the prepended number signs U+0600–U+0605 …), stay.
     ///
@@ -76,10 +78,11 @@ public enum Sanitizer {
         while i < n {
             let b = bytes[i]
             // Only these bytes can start something to change: C0/DEL, and the lead bytes of
-            // C1 (C2), U+061C (D8), the U+200B/U+202A/U+2060 families (E2), U+FEFF and U+FFF9
-            // (EF), the tags (F3) and the black flag that may start a tag sequence (F0). Hangul
-            // and most other text never hit the slow check.
-            if b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b >= 0xEF {
+            // C1 (C2), U+061C (D8), the Hangul fillers (E1, E3, EF), the U+200B/U+202A/U+2060
+            // families (E2), U+FEFF, U+FFF9 and the noncharacters (EF), the tags (F3) and the
+            // black flag that may start a tag sequence (F0). Hangul syllables (EA–ED) and most
+            // other text never hit the slow check.
+            if b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE1 || b == 0xE2 || b == 0xE3 || b >= 0xEF {
                 guard case .keep(let length) = classify(bytes, at: i) else { return i }
                 i += length
                 continue
@@ -106,6 +109,8 @@ public enum Sanitizer {
             return .keep(1)
         }
         if b == 0xD8 && i + 1 < n && bytes[i + 1] == 0x9C { return .remove(2) }  // U+061C ALM
+        if b == 0xE1 && i + 2 < n && bytes[i + 1] == 0x85 && (bytes[i + 2] == 0x9F || bytes[i + 2] == 0xA0) { return .remove(3) }  // U+115F, U+1160
+        if b == 0xE3 && i + 2 < n && bytes[i + 1] == 0x85 && bytes[i + 2] == 0xA4 { return .remove(3) }  // U+3164 HANGUL FILLER
         if b == 0xE2 && i + 2 < n {
             let c = bytes[i + 1], d = bytes[i + 2]
             if c == 0x80 && (d == 0x8B || d == 0x8E || d == 0x8F) { return .remove(3) }  // ZWSP, LRM, RLM
@@ -118,6 +123,8 @@ public enum Sanitizer {
             let c = bytes[i + 1], d = bytes[i + 2]
             if c == 0xBB && d == 0xBF { return .remove(3) }                              // U+FEFF
             if c == 0xBF && d >= 0xB9 && d <= 0xBB { return .remove(3) }                 // U+FFF9...U+FFFB
+            if c == 0xBE && d == 0xA0 { return .remove(3) }                              // U+FFA0 HALFWIDTH HANGUL FILLER
+            if c == 0xBF && (d == 0xBE || d == 0xBF) { return .replace(3) }              // U+FFFE, U+FFFF
             return .keep(1)
         }
         if b == 0xF3, let tag = tagValue(bytes, at: i), tag == 0xE0001 || tag >= 0xE0020 { return .remove(4) }  // a stray tag

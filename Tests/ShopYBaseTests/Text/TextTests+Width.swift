@@ -194,6 +194,10 @@ extension TextTests {
         let tooLong = "\u{1F3F4}" + String(repeating: "\u{E0061}", count: 8) + "\u{E007F}"
         XCTAssertEqual(Sanitizer.clean(tooLong), "\u{1F3F4}")
         XCTAssertEqual(Sanitizer.clean("\u{1F3F4}\u{E0001}\u{E0067}\u{E007F}"), "\u{1F3F4}")
+        // The Hangul fillers draw nothing (a blank-looking mall name); the noncharacters show.
+        XCTAssertEqual(Sanitizer.clean("몰\u{3164}\u{3164}|\u{115F}\u{1160}|\u{FFA0}끝"), "몰||끝")
+        XCTAssertEqual(Sanitizer.clean("a\u{FFFE}b\u{FFFF}"), "a\u{FFFD}b\u{FFFD}")
+        XCTAssertFalse(Sanitizer.needsCleaning("ᄀ하ᅡ 、「」ㄱ ﾡ 방충망"), "jamo, CJK punctuation and other Hangul near the fillers stay")
         // The format characters that shape text or that terminals draw stay.
         let kept = "👨\u{200D}👩\u{200D}👧 می\u{200C}خواهم \u{AD}\u{600}1 \u{180E}\u{1F3F4}"
         XCTAssertEqual(Sanitizer.clean(kept), kept)
