@@ -44,10 +44,7 @@ public struct SearchCommand: ResultCommand {
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         query = parsed.positionals.joined(separator: " ").trimmingASCIIWhitespace()
-        if query.split(whereSeparator: { $0.isWhitespace }).isEmpty {
-            throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
-        }
-        try QueryLimit.check(query, what: "the query")
+        // The options first: a bad one (`--size=`) is named even when the query is missing too.
         sort = try Self.sort.read(parsed)
         size = try Self.size.read(parsed)
         page = try Self.page.read(parsed)
@@ -56,6 +53,10 @@ public struct SearchCommand: ResultCommand {
         format = try Self.formats.read(parsed)
         source = try SharedOptions.source.read(parsed)
         timeout = try SharedOptions.timeout.read(parsed)
+        if query.split(whereSeparator: { $0.isWhitespace }).isEmpty {
+            throw UsageError("search needs a query", hint: "e.g. shopy search 방충망")
+        }
+        try QueryLimit.check(query, what: "the query")
         if page > SearchRequest.maxStart || start > SearchRequest.maxStart {
             let lastPage = (SearchRequest.maxStart - 1) / size + 1
             // (page − 1) · size is computed only where it cannot overflow.

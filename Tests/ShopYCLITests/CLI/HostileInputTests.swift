@@ -86,6 +86,16 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// A bad option is named even when the query is missing too (it was hidden behind "search
+    /// needs a query"); a missing query alone is said as before.
+    func testABadOptionIsNamedBeforeAMissingQuery() async {
+        let bad = await Shell.run(["search", "--size="])
+        XCTAssertEqual(bad.code, 64)
+        XCTAssertTrue(bad.stderrLines.first?.hasPrefix("shopy: invalid --size ''") ?? false, bad.stderr)
+        let missing = await Shell.run(["search", "--size", "5"])
+        XCTAssertEqual(missing.stderrLines.first, "shopy: search needs a query")
+    }
+
     /// `rank --product` with what no product can have as its id would scan for nothing.
     func testRankRefusesAProductIdNoProductHas() async {
         for bad in ["abc", "12 34", "1.5", "coupang:abc"] {
