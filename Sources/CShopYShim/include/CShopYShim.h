@@ -11,6 +11,10 @@
 #include "CShopYCrypto.h"
 #include "CShopYSignals.h"
 
+/// Which of descriptors 0, 1 and 2 were closed when the process started (bit `1 << fd`); each is
+/// /dev/null now (filled by a constructor, before anything else could take its number).
+int cshopy_closed_standard_descriptors(void);
+
 #ifdef __linux__
 #include <sys/socket.h>
 #include <linux/netlink.h>

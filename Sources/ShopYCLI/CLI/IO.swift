@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import ShopYCore
+import CShopYShim
 import ShopYBase
 
 /// Where a command's text goes: a file descriptor (buffered) or memory (for tests).
@@ -40,16 +41,22 @@ public final class OutputSink: @unchecked Sendable {
         return _writeError
     }
 
+    /// Set when the descriptor was closed when shopy started (`2>&-`): it is /dev/null now, and
+    /// the first write records EBADF instead of vanishing there.
+    private let closedAtStart: Bool
+
     /// Writes to `fd`; with `lineBuffered` each complete line goes out at once (for stderr).
-    public init(fd: Int32, lineBuffered: Bool = false) {
+    public init(fd: Int32, lineBuffered: Bool = false, closedAtStart: Bool = false) {
         self.fd = fd
         self.lineBuffered = lineBuffered
+        self.closedAtStart = closedAtStart
     }
 
     /// Keeps everything in memory; read it with `text`.
     public init() {
         self.fd = nil
         self.lineBuffered = false
+        self.closedAtStart = false
     }
 
     public func write(_ text: String) {
@@ -84,6 +91,10 @@ public final class OutputSink: @unchecked Sendable {
     private func append(_ bytes: [UInt8]) {
         guard let fd else {
             captured.append(contentsOf: bytes)
+            return
+        }
+        if closedAtStart {
+            if _writeError == nil { _writeError = EBADF }
             return
         }
         if bytes.count >= 64 * 1024 {
@@ -166,7 +177,8 @@ public struct IO: Sendable {
 
     /// The real process: fds 1 and 2, the real environment and terminal.
     public static func process() -> IO {
-        var io = IO(stdout: OutputSink(fd: 1), stderr: OutputSink(fd: 2, lineBuffered: true),
+        let closed = cshopy_closed_standard_descriptors()
+        var io = IO(stdout: OutputSink(fd: 1, closedAtStart: closed & 2 != 0), stderr: OutputSink(fd: 2, lineBuffered: true, closedAtStart: closed & 4 != 0),
            environment: ProcessInfo.processInfo.environment,
            stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1,
            terminalColumns: Terminal.windowColumns())
