@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYTestSupport
 
 /// The built `shopy` against the built `shopy-emulator` serving 11번가 and Coupang Partners
 /// beside Naver on one port: searches side by side, namespaced likes, prices, the Coupang budget
@@ -268,12 +269,4 @@ final class LiveSourcesEndToEndTests: XCTestCase {
         let ambiguous = try shopy(["rank", "방충망", "--mall", "다샵"], environment)
         assertErrorReport(ambiguous, status: 64, contains: ["rank scans one source's order"])
     }
-}
-
-/// A value shared between threads, behind a lock.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }

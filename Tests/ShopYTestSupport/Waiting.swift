@@ -47,11 +47,13 @@ public final class WorkLog: @unchecked Sendable {
     }
 }
 
-/// A value shared with a server thread.
+/// A value shared between threads (a server's, concurrent runs').
 public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
     public init(_ value: Value) { self.value = value }
     public func get() -> Value { lock.withLock { value } }
     public func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    /// Changes the value in place under the lock (an append from several threads).
+    public func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }

@@ -119,13 +119,17 @@ public enum KeyRedaction {
     static func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
     static func upper(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte & ~0x20 : byte }
 
-    /// What a server wrote in an error (an `errorMessage`, an error code) as shopy shows it: the
-    /// keys taken out again after the JSON was decoded (a `\u0034` in the body spells a key's
-    /// `4` only once decoded), cleaned for a terminal, and cut at `limit` characters (an answer
-    /// may hold megabytes of it).
+    /// What a server wrote in an error (an `errorMessage`, an `rMessage`, an error code) as shopy
+    /// shows it, for every source: the keys taken out of the whole text first (after the JSON
+    /// was decoded: a `\u0034` in the body spells a key's `4` only then; and before any cut, so
+    /// that a key across it is still found whole), then cleaned for a terminal and cut at
+    /// `limit` characters with `…` (an answer may hold megabytes of it). `keys` is empty where
+    /// the caller redacts later with the keys it holds.
     public static func serverText(_ text: String, keys: [String], limit: Int = 300) -> String {
-        let shown = Sanitizer.clean(redact(keys, in: text))
-        guard shown.count > limit else { return shown }
+        let redacted = redact(keys, in: text)
+        let head = redacted.prefix(limit * 2)
+        let shown = Sanitizer.clean(String(head))
+        guard head.endIndex < redacted.endIndex || shown.count > limit else { return shown }
         return String(shown.prefix(limit)) + "…"
     }
 

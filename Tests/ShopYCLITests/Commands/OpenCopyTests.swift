@@ -7,41 +7,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
-
-/// Records what would run; `installed` names the programs "on PATH".
-final class RecordingLauncher: Launcher, @unchecked Sendable {
-    struct Call: Equatable {
-        var argv: [String]
-        var input: [UInt8]?
-        var attached: Bool
-    }
-    private let lock = NSLock()
-    private var _calls: [Call] = []
-    let installed: Set<String>
-    let outcome: [String: LaunchOutcome]
-
-    init(installed: Set<String>, outcome: [String: LaunchOutcome] = [:]) {
-        self.installed = installed
-        self.outcome = outcome
-    }
-
-    var calls: [Call] {
-        lock.lock()
-        defer { lock.unlock() }
-        return _calls
-    }
-
-    func find(_ name: String, searchPath: String?) -> String? {
-        installed.contains(name) ? "/usr/bin/" + name : nil
-    }
-
-    func run(_ argv: [String], input: [UInt8]?, attached: Bool, wait: Double) -> LaunchOutcome {
-        lock.lock()
-        _calls.append(Call(argv: argv, input: input, attached: attached))
-        lock.unlock()
-        return outcome[(argv[0] as NSString).lastPathComponent] ?? .exited(0)
-    }
-}
+import ShopYCoreTestSupport
 
 final class OpenCopyTests: XCTestCase {
     /// A store whose last listing has rows 1–3 with the given links, and a like.

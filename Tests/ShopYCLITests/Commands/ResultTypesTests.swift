@@ -8,6 +8,7 @@ import XCTest
 @testable import ShopYCore
 @testable import ShopYCLI
 @testable import ShopYBase
+import ShopYCoreTestSupport
 
 final class ResultTypesTests: StoreDirectoryTestCase {
     /// The SHOPY_HOME of the test: its fresh store directory.

@@ -3,6 +3,7 @@ import XCTest
 @testable import ShopYCLI
 @testable import ShopYBase
 @testable import ShopYCatalog
+import ShopYCoreTestSupport
 
 /// Browse and the widget reach the same core services as the commands: the one opener loop
 /// (`LinkOpener`, with $BROWSER's convention), the like transaction (`LikeChanges`), the history

@@ -7,6 +7,7 @@ import XCTest
 @testable import ShopYCLI
 @testable import ShopYEmulator
 @testable import ShopYBase
+import ShopYCoreTestSupport
 
 final class WidgetResultTests: XCTestCase {
     var home = ""

@@ -98,6 +98,11 @@ final class KeyRedactionTests: XCTestCase {
             XCTAssertTrue(error.message.contains(String(repeating: "y", count: 300) + "…"), String(error.message.prefix(80)))
         }
         XCTAssertEqual(KeyRedaction.redact(["0123abcdef4567"], in: "echo 0123ABCDEF4567 and %30123abCDEF4567"), "echo [redacted] and [redacted]")
+        // A key across the 300-character cut is taken out whole, never shown in part.
+        let across = KeyRedaction.serverText(String(repeating: "x", count: 295) + "0123abcdef4567 tail", keys: ["0123abcdef4567"])
+        XCTAssertEqual(across, String(repeating: "x", count: 295) + "[reda…")
+        XCTAssertFalse(across.contains("0123"), across)
+        XCTAssertEqual(KeyRedaction.serverText("short", keys: []), "short", "nothing cut, no …")
         // A body of another shape is shown as a snippet of its bytes: a key in it may be written
         // with JSON's or HTML's escapes.
         XCTAssertEqual(KeyRedaction.redact(["NaverIdKey123", "Sec/Ret+Val=456"],

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import ShopYCore
 @testable import ShopYBase
+import ShopYCoreTestSupport
 
 final class NotifyDeliveryTests: XCTestCase {
     func fired(_ title: String) -> PriceRefresh.Fired {

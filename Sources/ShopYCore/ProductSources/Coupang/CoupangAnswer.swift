@@ -42,7 +42,7 @@ public enum CoupangAnswer {
         let code = object["rCode"]?.textValue?.trimmingASCIIWhitespace()
         guard let code else { throw .badResponse("the answer has no \"rCode\"") }
         guard code == "0" else {
-            throw .coupangRefused(code: Sanitizer.clean(String(code.prefix(16))), message: object["rMessage"]?.textValue.map { Sanitizer.clean(String($0.prefix(300))) })
+            throw .coupangRefused(code: KeyRedaction.serverText(code, keys: [], limit: 16), message: object["rMessage"]?.textValue.map { KeyRedaction.serverText($0, keys: []) })
         }
         let list: [JSONValue]
         switch object["data"] {
@@ -98,7 +98,7 @@ public enum CoupangAnswer {
     /// A gateway error's message (`{"code":"ERROR","message":"…"}`), cleaned; nil without one.
     public static func gatewayMessage(_ body: [UInt8]) -> String? {
         guard let json = try? JSONParser.parse(body), let message = json["message"]?.textValue ?? json["rMessage"]?.textValue else { return nil }
-        return Sanitizer.clean(String(message.prefix(300)))
+        return KeyRedaction.serverText(message, keys: [])
     }
 
     /// A productId: an integer (or a string of digits), as text; nil for anything else.

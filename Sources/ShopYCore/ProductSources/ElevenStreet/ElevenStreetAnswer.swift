@@ -109,8 +109,8 @@ public enum ElevenStreetAnswer {
     /// An error in a 200 as the area's error: 003 (an unregistered key) and any message about
     /// the key is the key refused (77); any other code is 11번가's own words (1).
     static func failure(code: String, message: String?) -> SourceError {
-        let shownCode = Sanitizer.clean(String(code.prefix(16)))
-        let shown = message.map { Sanitizer.clean(String($0.prefix(300))) }
+        let shownCode = KeyRedaction.serverText(code, keys: [], limit: 16)
+        let shown = message.map { KeyRedaction.serverText($0, keys: []) }
         let aboutKey = message.map { $0.uppercased().contains("KEY") || $0.contains("인증") } ?? false
         if code == "003" || aboutKey { return .elevenStreetKeyRefused(code: shownCode, message: shown) }
         return .elevenStreetError(code: shownCode, message: shown)
