@@ -97,15 +97,7 @@ final class BrowseSignalsTests: XCTestCase {
         XCTAssertFalse(pty.screen.text.contains("Popular rankings"), pty.screen.text)
         XCTAssertFalse(pty.screen.alternateScreen)
 
-        pty.send("fg\r")
-        XCTAssertTrue(pty.wait { $0.text.contains("Popular rankings") && session.browseHasTheTerminal }, "up after fg:\n\(pty.screen.text)")
-        pty.send("2")
-        pty.waitFor("Search · press / to type a query")
-        pty.send("q")
-        pty.waitFor("job$")
-        session.assertScreenRestored(bracketedPaste: false)
-        pty.send("exit\r")
-        XCTAssertNotNil(pty.waitForExit())
+        bringToForegroundAndQuit(session)
     }
 
     /// Ctrl-Z, `bg`, `fg`: continued in the background browse stops again (it does not touch the
@@ -128,15 +120,23 @@ final class BrowseSignalsTests: XCTestCase {
         XCTAssertFalse(session.wrote(TerminalModes.enterSequence, since: mark), "nothing drawn from the background")
         XCTAssertFalse(session.browseHasTheTerminal)
 
+        bringToForegroundAndQuit(session)
+    }
+
+    /// `fg`: browse comes back in raw mode, redrawn, and takes keys; `q` restores the terminal;
+    /// the shell ends.
+    func bringToForegroundAndQuit(_ session: BrowseSession, file: StaticString = #filePath, line: UInt = #line) {
+        let pty = session.pty
         pty.send("fg\r")
-        XCTAssertTrue(pty.wait { $0.text.contains("Popular rankings") && session.browseHasTheTerminal }, "redrawn after fg:\n\(pty.screen.text)")
+        XCTAssertTrue(pty.wait { $0.text.contains("Popular rankings") && session.browseHasTheTerminal }, "up after fg:\n\(pty.screen.text)",
+                      file: file, line: line)
         pty.send("2")
         pty.waitFor("Search · press / to type a query")
         pty.send("q")
         pty.waitFor("job$")
         session.assertScreenRestored(bracketedPaste: false)
         pty.send("exit\r")
-        XCTAssertNotNil(pty.waitForExit())
+        XCTAssertNotNil(pty.waitForExit(), file: file, line: line)
     }
 
     /// A stop browse cannot catch (SIGSTOP): while it is stopped the terminal is changed (cooked

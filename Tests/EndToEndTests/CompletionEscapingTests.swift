@@ -36,25 +36,7 @@ final class CompletionEscapingTests: XCTestCase {
 
     override func tearDown() { home.remove() }
 
-    func shell(_ name: String) throws -> String {
-        for directory in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
-            return directory + "/" + name
-        }
-        throw XCTSkip("\(name) is not installed (apt-get install \(name)); its completion is not tested")
-    }
-
-    var environment: [String: String] {
-        ["PATH": Binary.productsDirectory.path + ":/usr/bin:/bin", "SHOPY_HOME": home.path, "HOME": home.path, "TERM": "xterm",
-         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
-    }
-
-    func script(_ shellName: String) throws -> String {
-        let result = try runShopy(["completions", shellName], home: home.path)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let path = home.path + "/shopy." + shellName
-        try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    var environment: [String: String] { CompletionShells.environment(home: home.path) }
 
     var results: String { home.path + "/results" }
 
@@ -95,8 +77,8 @@ final class CompletionEscapingTests: XCTestCase {
     }
 
     func testBash() throws {
-        let bash = try shell("bash")
-        let path = try script("bash")
+        let bash = try CompletionShells.path("bash")
+        let path = try CompletionShells.script("bash", home: home.path)
         try drive([bash, "--norc", "--noprofile", "-i"], setup: """
             cd "$HOME"; PS1='$ '; source \(path); bind 'set bell-style none'; \
             shopy() { printf '%s\\n' "$#:$2" >> \(results); }; echo READ""Y
@@ -105,8 +87,8 @@ final class CompletionEscapingTests: XCTestCase {
     }
 
     func testZsh() throws {
-        let zsh = try shell("zsh")
-        let path = try script("zsh")
+        let zsh = try CompletionShells.path("zsh")
+        let path = try CompletionShells.script("zsh", home: home.path)
         try drive([zsh, "-f", "-i"], setup: """
             cd "$HOME"; PS1='%% '; autoload -Uz compinit; compinit -u -D; source \(path); bindkey '^I' complete-word; \
             shopy() { print -r -- "$#:$2" >> \(results) }; echo READ""Y
@@ -115,8 +97,8 @@ final class CompletionEscapingTests: XCTestCase {
     }
 
     func testFish() throws {
-        let fish = try shell("fish")
-        let path = try script("fish")
+        let fish = try CompletionShells.path("fish")
+        let path = try CompletionShells.script("fish", home: home.path)
         try drive([fish, "--no-config", "-i"], setup: """
             cd $HOME; function fish_prompt; echo '> '; end; source \(path); \
             function shopy; printf '%s:%s\\n' (count $argv) "$argv[2]" >> \(results); end; echo READ""Y

@@ -30,25 +30,7 @@ final class CompletionMenuTests: XCTestCase {
 
     override func tearDown() { home.remove() }
 
-    func shell(_ name: String) throws -> String {
-        for directory in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
-            return directory + "/" + name
-        }
-        throw XCTSkip("\(name) is not installed (apt-get install \(name)); its completion is not tested")
-    }
-
-    var environment: [String: String] {
-        ["PATH": Binary.productsDirectory.path + ":/usr/bin:/bin", "SHOPY_HOME": home.path, "HOME": home.path, "TERM": "xterm",
-         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
-    }
-
-    func script(_ shellName: String) throws -> String {
-        let result = try runShopy(["completions", shellName], home: home.path)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let path = home.path + "/shopy." + shellName
-        try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    var environment: [String: String] { CompletionShells.environment(home: home.path) }
 
     /// For each line: starts `argv` in a pseudo-terminal, sends `setup` (which makes the prompt
     /// `READY> ` and `shopy` a function: completion calls `command shopy`) and waits for the prompt, types the line (with its Tabs) and waits until the shell writes `shown`. Then: no hidden
@@ -79,8 +61,8 @@ final class CompletionMenuTests: XCTestCase {
     }
 
     func testBashListsNoHiddenCharacters() throws {
-        let bash = try shell("bash")
-        let path = try script("bash")
+        let bash = try CompletionShells.path("bash")
+        let path = try CompletionShells.script("bash", home: home.path)
         // bash lists values only (Tab Tab), as it would insert them: the history queries.
         try drive([bash, "--norc", "--noprofile", "-i"], setup: """
             cd "$HOME"; PS1='REA''DY> '; source \(path); bind 'set bell-style none'; shopy() { :; }
@@ -89,16 +71,16 @@ final class CompletionMenuTests: XCTestCase {
 
     func testZshListsNoHiddenCharacters() throws {
         // The list's last line is redrawn under the prompt: the first lines are waited for.
-        let zsh = try shell("zsh")
-        let path = try script("zsh")
+        let zsh = try CompletionShells.path("zsh")
+        let path = try CompletionShells.script("zsh", home: home.path)
         try drive([zsh, "-f", "-i"], setup: """
             cd "$HOME"; PS1='REA''DY> '; autoload -Uz compinit; compinit -u -D; source \(path); bindkey '^I' complete-word; shopy() { : }
             """, lines: [("shopy search 가\t", "clean one"), ("shopy like \t", "첫째")])
     }
 
     func testFishListsNoHiddenCharacters() throws {
-        let fish = try shell("fish")
-        let path = try script("fish")
+        let fish = try CompletionShells.path("fish")
+        let path = try CompletionShells.script("fish", home: home.path)
         try drive([fish, "--no-config", "-i"], setup: """
             cd $HOME; function fish_prompt; echo 'REA''DY> '; end; source \(path); function shopy; end
             """, lines: [("shopy search 가\t", "clean two"), ("shopy like \t", "둘째")])

@@ -29,29 +29,11 @@ final class CompletionTests: XCTestCase {
 
     override func tearDown() { home.remove() }
 
-    /// PATH with the built shopy first, as an installed one would be.
-    var environment: [String: String] {
-        ["PATH": Binary.productsDirectory.path + ":/usr/bin:/bin", "SHOPY_HOME": home.path, "HOME": home.path, "TERM": "xterm"]
-    }
-
-    func shell(_ name: String) throws -> String {
-        for directory in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
-            return directory + "/" + name
-        }
-        throw XCTSkip("\(name) is not installed (apt-get install \(name)); its completion is not tested")
-    }
-
-    func script(_ shellName: String) throws -> String {
-        let result = try runShopy(["completions", shellName], home: home.path)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let path = scripts + "/shopy." + shellName
-        try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    var environment: [String: String] { CompletionShells.environment(home: home.path) }
 
     func testBash() throws {
-        let bash = try shell("bash")
-        let path = try script("bash")
+        let bash = try CompletionShells.path("bash")
+        let path = try CompletionShells.script("bash", home: home.path, into: scripts)
         XCTAssertEqual(try runProcess(bash, ["-n", path]).status, 0, "bash -n")
         let driver = """
             cd "$HOME"; source "$1"; shift
@@ -78,8 +60,8 @@ final class CompletionTests: XCTestCase {
     }
 
     func testZshInItsLineEditor() throws {
-        let zsh = try shell("zsh")
-        let path = try script("zsh")
+        let zsh = try CompletionShells.path("zsh")
+        let path = try CompletionShells.script("zsh", home: home.path, into: scripts)
         XCTAssertEqual(try runProcess(zsh, ["-n", path]).status, 0, "zsh -n")
         guard try runProcess(zsh, ["-fc", "zmodload zsh/zpty"]).status == 0 else { throw XCTSkip("zsh has no zpty module") }
         let id: String = likedID
@@ -109,8 +91,8 @@ final class CompletionTests: XCTestCase {
     }
 
     func testFish() throws {
-        let fish = try shell("fish")
-        let path = try script("fish")
+        let fish = try CompletionShells.path("fish")
+        let path = try CompletionShells.script("fish", home: home.path, into: scripts)
         XCTAssertEqual(try runProcess(fish, ["-n", path]).status, 0, "fish -n")
         func complete(_ line: String) throws -> [String] {
             let result = try runProcess(fish, ["--no-config", "-c", "source \(path); complete -C '\(line)'"], environment: environment)
