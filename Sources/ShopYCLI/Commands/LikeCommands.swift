@@ -15,8 +15,10 @@ extension LikeTarget {
             let numeric = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
             if numeric && ((parts.count == 1 && trimmed.count <= 4) || parts.count == 2) {
                 // `07` is row 7 (rows are printed without leading zeros); `0` stays 0, no row.
-                return .row(parts.map { part in String(part.drop(while: { $0 == "0" })).isEmpty ? "0" : String(part.drop(while: { $0 == "0" })) }
-                    .joined(separator: "."))
+                return .row(parts.map { part in
+                    let digits = part.drop(while: { $0 == "0" })
+                    return digits.isEmpty ? "0" : String(digits)
+                }.joined(separator: "."))
             }
             // Digits and points that make no row (`7.`, `.7`, `2.1.1`): a mistyped row, said as
             // such, not looked up as an id that cannot exist (`--id` takes any text as an id).
